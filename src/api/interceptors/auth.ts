@@ -1,0 +1,33 @@
+// Bearer-key authentication and authorization (spec section 5).
+import type { Interceptor } from "@connectrpc/connect";
+import { accessOf } from "../../auth/access.js";
+import type { ApiKeys } from "../../auth/api-keys.js";
+import { principalKey } from "../context.js";
+import { ApiError } from "../errors.js";
+
+const bearer = /^Bearer\s+(\S+)\s*$/i;
+
+export function authInterceptor(keys: ApiKeys): Interceptor {
+  return (next) => async (req) => {
+    const access = accessOf(req.method);
+    if (access.audience === "public") return next(req);
+    const header = req.header.get("authorization");
+    const presented = header ? bearer.exec(header)?.[1] : undefined;
+    if (!presented) {
+      throw new ApiError("unauthenticated", "missing API key: send 'Authorization: Bearer <API_KEY>'");
+    }
+    const key = await keys.verify(presented);
+    if (!key) throw new ApiError("unauthenticated", "unknown or revoked API key");
+    if (access.audience === "screening" && key.kind !== "screening") {
+      throw new ApiError("forbidden", "this endpoint takes a screening key, not a platform key");
+    }
+    if (access.audience === "platform" && key.kind !== "platform") {
+      throw new ApiError("forbidden", "the management interface takes a platform key, not a screening key");
+    }
+    if (access.write && key.scope === "read-only") {
+      throw new ApiError("forbidden", "this API key is read-only and the endpoint writes");
+    }
+    req.contextValues.set(principalKey, { orgId: key.org_id, keyId: key._id, kind: key.kind, scope: key.scope });
+    return next(req);
+  };
+}

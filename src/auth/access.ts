@@ -1,0 +1,34 @@
+// Which keys may call which RPC (spec section 5, DESIGN.md section 5).
+//
+// Derived from the contract rather than listed per path: the screening
+// interface is GuardService; a method is a read when the proto marks it
+// NO_SIDE_EFFECTS (GET endpoints, logs, analytics), otherwise a write.
+import { MethodOptions_IdempotencyLevel } from "@bufbuild/protobuf/wkt";
+import type { DescMethod } from "@bufbuild/protobuf";
+import { GuardService } from "../../gen/parapet/v1/guard_pb.js";
+
+export type Audience =
+  /** No key needed (server reflection: schema only, no data). */
+  | "public"
+  /** Management interface: platform keys. */
+  | "platform"
+  /** POST /v2/guard: screening keys only. */
+  | "screening"
+  /** Detailed results and policy health: screening keys and platform keys of either scope. */
+  | "screening-or-platform";
+
+export interface Access {
+  audience: Audience;
+  write: boolean;
+}
+
+export function accessOf(method: DescMethod): Access {
+  const service = method.parent.typeName;
+  if (service.startsWith("grpc.reflection.")) return { audience: "public", write: false };
+  if (service === GuardService.typeName) {
+    return method.name === GuardService.method.guard.name
+      ? { audience: "screening", write: false }
+      : { audience: "screening-or-platform", write: false };
+  }
+  return { audience: "platform", write: method.idempotency !== MethodOptions_IdempotencyLevel.NO_SIDE_EFFECTS };
+}

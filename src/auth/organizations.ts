@@ -1,0 +1,72 @@
+// Organizations: the tenant boundary. Every stored resource carries an org id
+// and every query filters on it, so ids of another organization behave as unknown.
+import { randomBytes } from "node:crypto";
+import type { Collection, Database, Doc } from "../storage/collection.js";
+
+export interface Features {
+  /** Policies V2 (spec section 7: 403 when not enabled). */
+  policies: boolean;
+  /** Logs and analytics endpoints ("available only to selected organizations"). */
+  logs_analytics: boolean;
+  /** Agentic detectors and the tool_access_control log filter. */
+  agentic: boolean;
+}
+
+export interface Organization extends Doc {
+  _id: string;
+  name: string;
+  default_project_id: string;
+  max_policies: number;
+  features: Features;
+  created_at: Date;
+}
+
+export const DEFAULT_ORG_ID = "org-default";
+export const DEFAULT_MAX_POLICIES = 100;
+const allFeatures: Features = { policies: true, logs_analytics: true, agentic: true };
+
+/** The default project of an organization has a stable id derived from the org id. */
+export function defaultProjectIdOf(orgId: string): string {
+  return orgId === DEFAULT_ORG_ID ? "project-default" : `project-default-${orgId.replace(/^org-/, "")}`;
+}
+
+export class Organizations {
+  private constructor(private readonly orgs: Collection<Organization>) {}
+
+  static async open(db: Database): Promise<Organizations> {
+    return new Organizations(await db.collection<Organization>("organizations"));
+  }
+
+  async get(id: string): Promise<Organization | null> {
+    return this.orgs.findOne({ _id: id });
+  }
+
+  async list(): Promise<Organization[]> {
+    return this.orgs.find({}, { sort: { created_at: 1 } });
+  }
+
+  async count(): Promise<number> {
+    return this.orgs.countDocuments({});
+  }
+
+  async create(name: string, id = `org-${randomBytes(9).toString("base64url")}`): Promise<Organization> {
+    const org: Organization = {
+      _id: id,
+      name,
+      default_project_id: defaultProjectIdOf(id),
+      max_policies: DEFAULT_MAX_POLICIES,
+      features: { ...allFeatures },
+      created_at: new Date(),
+    };
+    await this.orgs.insertOne(org);
+    return org;
+  }
+
+  async update(id: string, change: { name?: string; max_policies?: number; features?: Partial<Features> }) {
+    const set: Record<string, unknown> = {};
+    if (change.name !== undefined) set.name = change.name;
+    if (change.max_policies !== undefined) set.max_policies = change.max_policies;
+    for (const [k, v] of Object.entries(change.features ?? {})) set[`features.${k}`] = v;
+    return this.orgs.findOneAndUpdate({ _id: id }, { $set: set }, { returnDocument: "after" });
+  }
+}

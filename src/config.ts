@@ -1,0 +1,42 @@
+// Service configuration, from the environment only (docs/configuration.md).
+import path from "node:path";
+
+export interface Config {
+  host: string;
+  port: number;
+  tls?: { certFile: string; keyFile: string };
+  dataDir: string;
+  mongodbUri?: string;
+  /** Request logs and analytics events older than this are removed. */
+  retentionDays: number;
+  maxBodyBytes: number;
+  bootstrapPlatformKey?: string;
+  bootstrapScreeningKey?: string;
+  logLevel: string;
+}
+
+function int(env: NodeJS.ProcessEnv, name: string, fallback: number, min: number, max: number): number {
+  const raw = env[name];
+  if (raw === undefined || raw === "") return fallback;
+  const n = Number(raw);
+  if (!Number.isInteger(n) || n < min || n > max) throw new Error(`${name} must be an integer from ${min} to ${max}, got '${raw}'`);
+  return n;
+}
+
+export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
+  const cert = env.TLS_CERT_FILE;
+  const key = env.TLS_KEY_FILE;
+  if (Boolean(cert) !== Boolean(key)) throw new Error("TLS_CERT_FILE and TLS_KEY_FILE must be set together");
+  return {
+    host: env.HOST || "0.0.0.0",
+    port: int(env, "PORT", 8080, 0, 65535),
+    tls: cert && key ? { certFile: cert, keyFile: key } : undefined,
+    dataDir: path.resolve(env.PARAPET_DATA_DIR || "./data"),
+    mongodbUri: env.MONGODB_URI || undefined,
+    retentionDays: int(env, "PARAPET_RETENTION_DAYS", 30, 1, 3650),
+    maxBodyBytes: int(env, "PARAPET_MAX_BODY_BYTES", 1024 * 1024, 1024, 64 * 1024 * 1024),
+    bootstrapPlatformKey: env.PARAPET_BOOTSTRAP_PLATFORM_KEY || undefined,
+    bootstrapScreeningKey: env.PARAPET_BOOTSTRAP_SCREENING_KEY || undefined,
+    logLevel: env.LOG_LEVEL || "info",
+  };
+}

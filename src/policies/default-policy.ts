@@ -1,0 +1,25 @@
+// The built-in default policy (spec section 1, DESIGN.md section 5): every
+// detector that needs no configuration, at every location it is built for, at
+// the strictest threshold. It has a stable id and is never stored.
+import { detectorKinds, detectorTypes, needsConfig, type Threshold } from "./catalog.js";
+import type { StoredDetector, StoredPolicy } from "./repository.js";
+
+export const DEFAULT_POLICY_ID = "policy-default";
+
+const detectors: StoredDetector[] = detectorTypes
+  .filter((type) => !needsConfig(type))
+  .flatMap((type) => detectorKinds[type].meaningful.map((location) => ({ type, location })));
+
+export function defaultPolicy(orgId: string): StoredPolicy {
+  return {
+    _id: DEFAULT_POLICY_ID,
+    org_id: orgId,
+    name: "Default policy",
+    version_id: 1,
+    default_threshold: "l4_less_likely" satisfies Threshold,
+    detectors,
+    custom_guardrail_ids: [],
+    created_at: new Date(0),
+    updated_at: null,
+  };
+}

@@ -1,0 +1,94 @@
+// Policy rules that proto field rules cannot express (spec 2.1 rules 1-3 and
+// the per-type applicability of 2.3). Runs inside the validation interceptor
+// together with the protovalidate rules, so one 422 names every violation.
+import { parse } from "tldts";
+import type { DetectorConfig, PolicyRequest } from "../../gen/parapet/v1/policies_pb.js";
+import type { FieldViolation } from "../api/interceptors/validation.js";
+import { detectorKinds, isDetectorType, type ConfigField } from "./catalog.js";
+
+export const NAME_MAX = 100;
+
+/** Config fields as they appear on a decoded DetectorConfig: null/[] both mean "not given". */
+function given(d: DetectorConfig, field: ConfigField): boolean {
+  switch (field) {
+    case "allowed_domains":
+      return d.allowedDomains.length > 0;
+    case "override_list":
+      return d.overrideList.length > 0;
+    case "tool_access_action":
+      return d.toolAccessAction !== undefined;
+    case "tool_access_list":
+      return d.toolAccessList.length > 0;
+    case "allowed_tools":
+      return d.allowedTools.length > 0;
+  }
+}
+
+/**
+ * `allowed_domains` entries are a registrable domain exactly: domain name and
+ * public suffix, no scheme, no `www.`, no subdomain, no path or port.
+ */
+export function allowedDomainProblem(entry: string): string | null {
+  if (!/^[a-z0-9.-]+$/i.test(entry)) return "must be a bare domain such as example.com (no scheme, path, port or spaces)";
+  const p = parse(entry, { allowPrivateDomains: true });
+  if (p.isIp) return "must be a domain name, not an IP address";
+  if (!p.domain || !p.publicSuffix) return "is not a registrable domain under a public suffix";
+  if (p.domain !== entry.toLowerCase()) {
+    return p.subdomain === "www" ? `must not start with www. (use ${p.domain})` : `must not include a subdomain (use ${p.domain})`;
+  }
+  return null;
+}
+
+export function policyRequestViolations(policy: PolicyRequest | undefined): FieldViolation[] {
+  if (!policy) return [];
+  const out: FieldViolation[] = [];
+  const v = (field: string, message: string, rule: string) => out.push({ field, message, rule });
+
+  const name = policy.name.trim();
+  if (name.length === 0 || [...name].length > NAME_MAX) {
+    v("name", `must be 1 to ${NAME_MAX} characters after stripping surrounding whitespace`, "policy.name_length");
+  }
+  if (policy.detectors.length === 0 && policy.customGuardrailIds.length === 0) {
+    v("", "a policy needs at least one detector or one custom guardrail", "policy.not_empty");
+  }
+
+  const seen = new Map<string, number>();
+  policy.detectors.forEach((d, i) => {
+    const at = `detectors[${i}]`;
+    const pair = `${d.type}|${d.location}`;
+    const first = seen.get(pair);
+    if (first !== undefined) {
+      v(at, `duplicates detectors[${first}]: type ${d.type} is already configured at ${d.location}`, "policy.unique_detector_location");
+    } else {
+      seen.set(pair, i);
+    }
+    if (!isDetectorType(d.type)) return; // reported by the proto rule on `type`
+    const kind = detectorKinds[d.type];
+    if (d.location === "tool_definition::content" && d.type !== "prompt_attack") {
+      v(`${at}.location`, "tool_definition::content is valid only for the prompt_attack detector", "policy.tool_definition_location");
+    }
+    for (const field of kind.requires) {
+      if (!given(d, field)) v(`${at}.${field}`, `is required for ${d.type}`, "detector.required_config");
+    }
+    for (const field of ["allowed_domains", "override_list", "tool_access_action", "tool_access_list", "allowed_tools"] as const) {
+      if (given(d, field) && !(kind.accepts as readonly string[]).includes(field)) {
+        v(`${at}.${field}`, `is not applicable to ${d.type}; omit it or send null`, "detector.not_applicable");
+      }
+    }
+    d.allowedDomains.forEach((domain, j) => {
+      const problem = allowedDomainProblem(domain);
+      if (problem) v(`${at}.allowed_domains[${j}]`, `'${domain}' ${problem}`, "detector.allowed_domain");
+    });
+    const tools = new Map<string, number>();
+    d.allowedTools.forEach((t, j) => {
+      const key = JSON.stringify([t.toolName, t.toolMatcher]);
+      const firstTool = tools.get(key);
+      if (firstTool !== undefined) {
+        v(`${at}.allowed_tools[${j}]`, `duplicates allowed_tools[${firstTool}] (same tool_name and tool_matcher)`, "detector.allowed_tools_unique");
+      } else {
+        tools.set(key, j);
+      }
+    });
+  });
+  return out;
+}

@@ -1,0 +1,95 @@
+// One port for every protocol (DESIGN.md 3.1).
+//
+// gRPC needs HTTP/2; curl, fetch and gRPC-Web clients mostly speak HTTP/1.1.
+// Node's http2.createServer({allowHTTP1}) accepts HTTP/1.1 only over TLS
+// (ALPN), so on cleartext each connection's first bytes are sniffed: the
+// HTTP/2 connection preface goes to an http2 server, anything else to an http
+// server. Both servers run the same request handler.
+import { readFileSync } from "node:fs";
+import http from "node:http";
+import http2 from "node:http2";
+import net from "node:net";
+
+export type NodeHandler = (req: http.IncomingMessage | http2.Http2ServerRequest, res: http.ServerResponse | http2.Http2ServerResponse) => void;
+
+export interface ListenOptions {
+  host: string;
+  port: number;
+  handler: NodeHandler;
+  tls?: { certFile: string; keyFile: string };
+}
+
+export interface Listener {
+  port: number;
+  /** Stops accepting connections; resolves when open connections have ended (or were closed after `graceMs`). */
+  close(graceMs?: number): Promise<void>;
+}
+
+const PREFACE = Buffer.from("PRI * HTTP/2.0\r\n\r\nSM\r\n\r\n");
+
+export async function listen(options: ListenOptions): Promise<Listener> {
+  const sockets = new Set<net.Socket>();
+  let front: net.Server;
+  const h1 = http.createServer(options.handler as http.RequestListener);
+  h1.keepAliveTimeout = 65_000;
+  const h2 = options.tls
+    ? http2.createSecureServer(
+        { cert: readFileSync(options.tls.certFile), key: readFileSync(options.tls.keyFile), allowHTTP1: true },
+        options.handler as never,
+      )
+    : http2.createServer({}, options.handler as never);
+
+  const sessions = new Set<http2.Http2Session>();
+  h2.on("session", (session: http2.Http2Session) => {
+    sessions.add(session);
+    session.once("close", () => sessions.delete(session));
+  });
+
+  if (options.tls) {
+    front = h2 as unknown as net.Server;
+  } else {
+    front = net.createServer((socket) => {
+      let seen: Buffer = Buffer.alloc(0);
+      const onData = (chunk: Buffer) => {
+        seen = seen.length ? Buffer.concat([seen, chunk]) : chunk;
+        const n = Math.min(seen.length, PREFACE.length);
+        const looksH2 = seen.subarray(0, n).equals(PREFACE.subarray(0, n));
+        if (looksH2 && seen.length < PREFACE.length) return;
+        socket.removeListener("data", onData);
+        socket.pause();
+        socket.unshift(seen);
+        (looksH2 ? h2 : h1).emit("connection", socket);
+        process.nextTick(() => socket.resume());
+      };
+      socket.on("data", onData);
+      socket.on("error", () => socket.destroy());
+    });
+  }
+  front.on("connection", (socket: net.Socket) => {
+    sockets.add(socket);
+    socket.once("close", () => sockets.delete(socket));
+  });
+
+  await new Promise<void>((resolve, reject) => {
+    front.once("error", reject);
+    front.listen(options.port, options.host, () => resolve());
+  });
+  const address = front.address() as net.AddressInfo;
+
+  return {
+    port: address.port,
+    async close(graceMs = 10_000) {
+      const closed = new Promise<void>((resolve) => front.close(() => resolve()));
+      // Idle keep-alive connections would hold close() open forever.
+      h1.closeIdleConnections();
+      const timer = setTimeout(() => {
+        for (const s of sockets) s.destroy();
+      }, graceMs);
+      timer.unref();
+      // HTTP/2 sessions send GOAWAY and end once their open streams finish.
+      for (const session of sessions) session.close();
+      await closed;
+      clearTimeout(timer);
+    },
+  };
+}

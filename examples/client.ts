@@ -20,7 +20,7 @@ const bearer: Interceptor = (next) => (req) => {
 
 const transports = {
   connect: createConnectTransport({ baseUrl, httpVersion: "1.1", interceptors: [bearer] }),
-  grpc: createGrpcTransport({ baseUrl, httpVersion: "2", interceptors: [bearer] }),
+  grpc: createGrpcTransport({ baseUrl, interceptors: [bearer] }),
 };
 
 for (const [name, transport] of Object.entries(transports)) {

@@ -10,6 +10,20 @@ import {
   type CreatePolicyRequest,
   type UpdatePolicyRequest,
 } from "../gen/parapet/v1/policies_pb.js";
+import {
+  CreateCustomGuardrailRequestSchema,
+  UpdateCustomGuardrailRequestSchema,
+  type CreateCustomGuardrailRequest,
+  type UpdateCustomGuardrailRequest,
+} from "../gen/parapet/v1/custom_guardrails_pb.js";
+import { CustomGuardrails } from "./custom-guardrails/repository.js";
+import { customGuardrailService, guardrailViolations } from "./custom-guardrails/service.js";
+import { AnalyticsRollups } from "./analytics/rollups.js";
+import { analyticsService } from "./analytics/service.js";
+import { GuardLogs } from "./logs/repository.js";
+import { logService } from "./logs/service.js";
+import { detectorRegistry, MODEL_VERSION } from "./screening/registry.js";
+import { guardService } from "./screening/service.js";
 import { Policies } from "./policies/repository.js";
 import { policyService } from "./policies/service.js";
 import { policyRequestViolations } from "./policies/validation.js";
@@ -31,18 +45,14 @@ export interface App {
   port: number;
   db: Database;
   /** Repositories, shared with tests and tools running in the same process. */
-  repos: { orgs: Organizations; keys: ApiKeys; policies: Policies; projects: Projects };
+  repos: { orgs: Organizations; keys: ApiKeys; policies: Policies; projects: Projects; guardrails: CustomGuardrails; logs: GuardLogs; rollups: AnalyticsRollups };
   log: Logger;
   /** Graceful stop: readiness false, stop accepting, finish in-flight requests, flush storage. */
   close(): Promise<void>;
 }
 
 export async function startApp(config: Config, log: Logger = createLogger(config.logLevel)): Promise<App> {
-  const db = await openDatabase({
-    mongodbUri: config.mongodbUri,
-    dataDir: config.dataDir,
-    eventsRetentionSeconds: config.retentionDays * 86_400,
-  });
+  const db = await openDatabase({ mongodbUri: config.mongodbUri, dataDir: config.dataDir });
   const probes: ProbeState = { started: false, shuttingDown: false, ping: () => db.ping() };
   let listener: Listener | undefined;
   let repos: App["repos"];
@@ -53,10 +63,20 @@ export async function startApp(config: Config, log: Logger = createLogger(config
 
     const policies = await Policies.open(db);
     const projects = await Projects.open(db);
-    repos = { orgs, keys, policies, projects };
+    const guardrails = await CustomGuardrails.open(db);
+    const retentionSeconds = config.retentionDays * 86_400;
+    const logs = await GuardLogs.open(db, retentionSeconds);
+    const rollups = await AnalyticsRollups.open(db, retentionSeconds);
+    repos = { orgs, keys, policies, projects, guardrails, logs, rollups };
+    const guardrailLocations = async (orgId: string, ids: string[]) =>
+      new Map((await guardrails.many(orgId, ids)).map((g) => [g._id, g.locations]));
     const impls: ServiceImpls = {
-      policies: policyService({ orgs, policies, projects, guardrailLocations: async () => new Map() }),
+      policies: policyService({ orgs, policies, projects, guardrailLocations }),
       projects: projectService({ orgs, policies, projects }),
+      customGuardrails: customGuardrailService({ orgs, guardrails }),
+      guard: guardService({ orgs, policies, projects, guardrails, logs, rollups, registry: detectorRegistry, modelVersion: MODEL_VERSION }),
+      logs: logService({ orgs, logs }),
+      analytics: analyticsService({ orgs, rollups }),
     };
     const interceptors = [
       errorInterceptor(log),
@@ -64,6 +84,8 @@ export async function startApp(config: Config, log: Logger = createLogger(config
       validationInterceptor({
         [CreatePolicyRequestSchema.typeName]: (r: CreatePolicyRequest) => policyRequestViolations(r.policy),
         [UpdatePolicyRequestSchema.typeName]: (r: UpdatePolicyRequest) => policyRequestViolations(r.policy),
+        [CreateCustomGuardrailRequestSchema.typeName]: (r: CreateCustomGuardrailRequest) => guardrailViolations(r.customGuardrail),
+        [UpdateCustomGuardrailRequestSchema.typeName]: (r: UpdateCustomGuardrailRequest) => guardrailViolations(r.customGuardrail),
       }),
     ];
     const connect = connectNodeAdapter({

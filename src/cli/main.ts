@@ -29,7 +29,7 @@ function oneOf<T extends string>(value: string | undefined, allowed: readonly T[
 
 async function withDb<T>(fn: (db: Database) => Promise<T>): Promise<T> {
   const config = loadConfig();
-  const db = await openDatabase({ mongodbUri: config.mongodbUri, dataDir: config.dataDir, eventsRetentionSeconds: config.retentionDays * 86_400 });
+  const db = await openDatabase({ mongodbUri: config.mongodbUri, dataDir: config.dataDir });
   try {
     return await fn(db);
   } finally {

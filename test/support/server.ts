@@ -104,7 +104,7 @@ export function rpcClient<S extends DescService>(service: S, server: TestServer,
   const baseUrl = server.url;
   const transport =
     protocol === "grpc"
-      ? createGrpcTransport({ baseUrl, httpVersion: "2", interceptors })
+      ? createGrpcTransport({ baseUrl, interceptors })
       : protocol === "grpc-web"
         ? createGrpcWebTransport({ baseUrl, httpVersion: "1.1", interceptors })
         : createConnectTransport({ baseUrl, httpVersion: "1.1", useBinaryFormat: protocol === "connect-binary", interceptors });

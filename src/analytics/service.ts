@@ -1,0 +1,85 @@
+// AnalyticsService (spec 4.11, docs/api.md "Analytics"): request counts per
+// project in contiguous, zero-filled buckets aligned to the floored start.
+import type { ServiceImpl } from "@connectrpc/connect";
+import type { MessageInitShape } from "@bufbuild/protobuf";
+import type { AnalyticsBucketSchema, AnalyticsService } from "../../gen/parapet/v1/analytics_pb.js";
+import { ApiError } from "../api/errors.js";
+import type { Organizations } from "../auth/organizations.js";
+import { analyticsOrg } from "../logs/service.js";
+import { parseInstant } from "../logs/time.js";
+import { counterFields, type AnalyticsRollups, type Counter } from "./rollups.js";
+
+const MINUTE = 60_000;
+export const MAX_RANGE_DAYS = 180;
+export const MAX_BUCKETS = 10_000;
+
+function invalid(message: string): ApiError {
+  return new ApiError("validation_failed", `validation failed: ${message}`);
+}
+
+/** `PT{n}M`, `PT{n}H` or `P{n}D` (shape checked by the proto rule) in milliseconds. */
+export function resolutionMs(resolution: string): number {
+  const m = /^P(?:T(\d+)([MH])|(\d+)D)$/.exec(resolution);
+  if (!m) throw invalid(`resolution: '${resolution}' is not PT{n}M, PT{n}H or P{n}D`);
+  if (m[3]) return Number(m[3]) * 1440 * MINUTE;
+  return Number(m[1]) * (m[2] === "H" ? 60 : 1) * MINUTE;
+}
+
+const floorMinute = (ms: number) => Math.floor(ms / MINUTE) * MINUTE;
+const iso = (ms: number) => new Date(ms).toISOString().replace(".000Z", "Z");
+
+export function analyticsService(deps: { orgs: Organizations; rollups: AnalyticsRollups }): ServiceImpl<typeof AnalyticsService> {
+  return {
+    async getAnalytics(req, ctx) {
+      const org = await analyticsOrg(ctx, deps.orgs);
+      const startT = parseInstant(req.startTime);
+      const endT = parseInstant(req.endTime);
+      if (!startT) throw invalid(`start_time: '${req.startTime}' is not a valid date-time`);
+      if (!endT) throw invalid(`end_time: '${req.endTime}' is not a valid date-time`);
+      const start = floorMinute(startT.toMillis());
+      const end = floorMinute(endT.toMillis());
+      if (end <= start) throw invalid("end_time: must be strictly after start_time once both are floored to the minute");
+      if (end - start > MAX_RANGE_DAYS * 1440 * MINUTE) throw invalid(`the time range may span at most ${MAX_RANGE_DAYS} days`);
+      const resolution = req.resolution ?? "P1D";
+      const bin = resolutionMs(resolution);
+      if ((end - start) % bin !== 0) {
+        throw invalid(`resolution: ${resolution} does not divide the range ${iso(start)} to ${iso(end)} evenly`);
+      }
+      const buckets = (end - start) / bin;
+      if (buckets > MAX_BUCKETS) {
+        throw invalid(`resolution: ${resolution} gives ${buckets} buckets per project, over the maximum of ${MAX_BUCKETS}; use a coarser resolution`);
+      }
+
+      const filter: Record<string, unknown> = { org_id: org._id, minute: { $gte: new Date(start), $lt: new Date(end) } };
+      if (req.projectIds.length > 0) filter.project_id = { $in: req.projectIds };
+      const rows = await deps.rollups.rollups.find(filter);
+
+      const series = new Map<string, Record<Counter, number>[]>();
+      const empty = () => Array.from({ length: buckets }, () => Object.fromEntries(counterFields.map((f) => [f, 0])) as Record<Counter, number>);
+      for (const id of req.projectIds) series.set(id, empty());
+      for (const row of rows) {
+        let s = series.get(row.project_id);
+        if (!s) series.set(row.project_id, (s = empty()));
+        // Buckets are aligned to the requested start, not to the epoch (DESIGN.md 4).
+        const bucket = s[Math.floor((row.minute.getTime() - start) / bin)];
+        for (const f of counterFields) bucket[f] += row[f] ?? 0;
+      }
+      const projects = [...series.keys()].sort().map((projectId) => ({
+        projectId,
+        timeSeries: series.get(projectId)!.map(
+          (c, i): MessageInitShape<typeof AnalyticsBucketSchema> => ({
+            timestamp: iso(start + i * bin),
+            numRequests: c.num_requests,
+            totalFlagged: c.total_flagged,
+            promptAttackFlagged: c.prompt_attack_flagged,
+            moderationFlagged: c.moderation_flagged,
+            piiFlagged: c.pii_flagged,
+            unknownLinksFlagged: c.unknown_links_flagged,
+            overrideDenyFlagged: c.override_deny_flagged,
+          }),
+        ),
+      }));
+      return { effectiveStartTime: iso(start), effectiveEndTime: iso(end), resolution, projects };
+    },
+  };
+}

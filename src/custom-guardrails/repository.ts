@@ -1,0 +1,56 @@
+// Custom guardrails: named sets of RE2 expressions a policy enables by id
+// (a Parapet extension, docs/custom-guardrails.md).
+import { randomBytes } from "node:crypto";
+import type { Collection, Database, Doc } from "../storage/collection.js";
+
+export interface StoredGuardrail extends Doc {
+  _id: string;
+  org_id: string;
+  name: string;
+  patterns: string[];
+  labels: string[];
+  locations: string[];
+  created_at: Date;
+  updated_at: Date;
+}
+
+export type GuardrailInput = Pick<StoredGuardrail, "name" | "patterns" | "labels" | "locations">;
+
+export class CustomGuardrails {
+  private constructor(private readonly guardrails: Collection<StoredGuardrail>) {}
+
+  static async open(db: Database): Promise<CustomGuardrails> {
+    const guardrails = await db.collection<StoredGuardrail>("custom_guardrails");
+    await guardrails.createIndex({ name: "org", keys: { org_id: 1, _id: 1 } });
+    return new CustomGuardrails(guardrails);
+  }
+
+  async create(orgId: string, input: GuardrailInput): Promise<StoredGuardrail> {
+    const now = new Date();
+    const doc: StoredGuardrail = { _id: `custom-guardrail-${randomBytes(12).toString("base64url")}`, org_id: orgId, ...input, created_at: now, updated_at: now };
+    await this.guardrails.insertOne(doc);
+    return doc;
+  }
+
+  async get(orgId: string, id: string): Promise<StoredGuardrail | null> {
+    return this.guardrails.findOne({ _id: id, org_id: orgId });
+  }
+
+  async list(orgId: string): Promise<StoredGuardrail[]> {
+    return this.guardrails.find({ org_id: orgId }, { sort: { created_at: 1 } });
+  }
+
+  /** The guardrails among `ids` that exist in the organization. */
+  async many(orgId: string, ids: string[]): Promise<StoredGuardrail[]> {
+    if (ids.length === 0) return [];
+    return this.guardrails.find({ org_id: orgId, _id: { $in: ids } });
+  }
+
+  async update(orgId: string, id: string, input: GuardrailInput): Promise<StoredGuardrail | null> {
+    return this.guardrails.findOneAndUpdate({ _id: id, org_id: orgId }, { $set: { ...input, updated_at: new Date() } }, { returnDocument: "after" });
+  }
+
+  async delete(orgId: string, id: string): Promise<boolean> {
+    return (await this.guardrails.deleteOne({ _id: id, org_id: orgId })) === 1;
+  }
+}

@@ -1,0 +1,82 @@
+// CustomGuardrailService handlers (extension; docs/custom-guardrails.md).
+import { create } from "@bufbuild/protobuf";
+import { timestampFromDate } from "@bufbuild/protobuf/wkt";
+import type { HandlerContext, ServiceImpl } from "@connectrpc/connect";
+import {
+  CustomGuardrailSchema,
+  type CustomGuardrail,
+  type CustomGuardrailService,
+} from "../../gen/parapet/v1/custom_guardrails_pb.js";
+import type { FieldViolation } from "../api/interceptors/validation.js";
+import { ApiError } from "../api/errors.js";
+import { callerOrg } from "../api/tenant.js";
+import type { Organizations } from "../auth/organizations.js";
+import { DEFAULT_GUARDRAIL_LOCATIONS } from "../policies/convert.js";
+import { compilePattern } from "./pattern.js";
+import type { CustomGuardrails, GuardrailInput, StoredGuardrail } from "./repository.js";
+
+/** Cross-field rule: every pattern compiles under RE2 (linear time). */
+export function guardrailViolations(g: CustomGuardrail | undefined): FieldViolation[] {
+  if (!g) return [];
+  const out: FieldViolation[] = [];
+  if (g.name.trim() === "") out.push({ field: "name", message: "must not be blank", rule: "custom_guardrail.name" });
+  g.patterns.forEach((p, i) => {
+    const compiled = compilePattern(p);
+    if (!compiled.ok) out.push({ field: `patterns[${i}]`, message: `not a valid RE2 expression (${compiled.reason})`, rule: "custom_guardrail.re2" });
+  });
+  return out;
+}
+
+export function guardrailMessage(g: StoredGuardrail): CustomGuardrail {
+  return create(CustomGuardrailSchema, {
+    id: g._id,
+    name: g.name,
+    patterns: g.patterns,
+    labels: g.labels,
+    locations: g.locations,
+    updatedAt: timestampFromDate(g.updated_at),
+  });
+}
+
+function inputOf(g: CustomGuardrail): GuardrailInput {
+  return {
+    name: g.name.trim(),
+    patterns: [...g.patterns],
+    labels: [...g.labels],
+    locations: g.locations.length > 0 ? [...g.locations] : [...DEFAULT_GUARDRAIL_LOCATIONS],
+  };
+}
+
+export function customGuardrailService(deps: { orgs: Organizations; guardrails: CustomGuardrails }): ServiceImpl<typeof CustomGuardrailService> {
+  const { guardrails } = deps;
+  const orgOf = (ctx: HandlerContext) => callerOrg(ctx, deps.orgs);
+  const notFound = (id: string) => new ApiError("not_found", `no custom guardrail '${id}' in this organization`);
+
+  return {
+    async createCustomGuardrail(req, ctx) {
+      const org = await orgOf(ctx);
+      return guardrailMessage(await guardrails.create(org._id, inputOf(req.customGuardrail!)));
+    },
+    async listCustomGuardrails(_req, ctx) {
+      const org = await orgOf(ctx);
+      return { customGuardrails: (await guardrails.list(org._id)).map(guardrailMessage) };
+    },
+    async getCustomGuardrail(req, ctx) {
+      const org = await orgOf(ctx);
+      const g = await guardrails.get(org._id, req.customGuardrailId);
+      if (!g) throw notFound(req.customGuardrailId);
+      return guardrailMessage(g);
+    },
+    async updateCustomGuardrail(req, ctx) {
+      const org = await orgOf(ctx);
+      const g = await guardrails.update(org._id, req.customGuardrailId, inputOf(req.customGuardrail!));
+      if (!g) throw notFound(req.customGuardrailId);
+      return guardrailMessage(g);
+    },
+    async deleteCustomGuardrail(req, ctx) {
+      const org = await orgOf(ctx);
+      if (!(await guardrails.delete(org._id, req.customGuardrailId))) throw notFound(req.customGuardrailId);
+      return {};
+    },
+  };
+}

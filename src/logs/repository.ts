@@ -1,0 +1,96 @@
+// Screening request logs (spec 2.8). One document per POST /v2/guard, in a
+// time-series collection on MongoDB (time field `timestamp`, meta field
+// `meta` = organization and project) with retention by TTL.
+import type { Collection, Database, Doc } from "../storage/collection.js";
+
+export interface StoredLogMessage {
+  role: string;
+  content: string;
+  content_parts_json: string;
+  size: string;
+  index: number;
+  name: string;
+  tool_calls: { id: string; type: string; function: { name: string; arguments: string } }[];
+  refusal: string;
+  tool_call_id: string;
+}
+
+export interface StoredLog extends Doc {
+  /** request_uuid (UUIDv7). */
+  _id: string;
+  timestamp: Date;
+  meta: { org_id: string; project_id: string };
+  policy_id: string;
+  /** The decision returned to the caller (always false in detect mode). */
+  flagged: boolean;
+  /** Whether any detector fired, whatever the mode (logs `detected_only`). */
+  detected: boolean;
+  /** Detector types that fired; custom guardrails appear as `custom_guardrail`. */
+  fired: string[];
+  /** The logs filter values (spec 4.10 detector_types) this request matches; never empty. */
+  families: string[];
+  messages: StoredLogMessage[];
+  results: { detector_type: string; result: string }[];
+  msg_results: { detector_type: string; result: string; message_id: number | null; tool_id: number | null }[];
+  event_metadata: string;
+}
+
+export const LOGS_COLLECTION = "guard_logs";
+
+/** Maps fired detector types to the `detector_types` filter values of spec 4.10. */
+export function familiesOf(fired: string[]): string[] {
+  if (fired.length === 0) return ["no_detections"];
+  const families = new Set<string>();
+  for (const t of fired) {
+    if (t.startsWith("pii/")) families.add("data_leakage");
+    else if (t.startsWith("moderated_content/")) families.add("content_violation");
+    else if (t === "override_deny") families.add("deny_listed");
+    else if (t.startsWith("tool_risk/")) families.add("tool_risk");
+    else families.add(t); // prompt_attack, unknown_links, tool_access_control, dangerous_deviation, custom_guardrail
+  }
+  return [...families];
+}
+
+export class GuardLogs {
+  private constructor(readonly logs: Collection<StoredLog>) {}
+
+  static async open(db: Database, retentionSeconds: number): Promise<GuardLogs> {
+    const logs = await db.collection<StoredLog>(LOGS_COLLECTION, {
+      timeseries: { timeField: "timestamp", metaField: "meta", granularity: "seconds" },
+      expireAfterSeconds: retentionSeconds,
+    });
+    // Logs queries filter on organization (+ project) and a time range, sorted by time.
+    // _id (UUIDv7) breaks ties between logs of the same millisecond so offset paging is stable.
+    await logs.createIndex({ name: "org_time", keys: { "meta.org_id": 1, timestamp: 1, _id: 1 } });
+    await logs.createIndex({ name: "org_project_time", keys: { "meta.org_id": 1, "meta.project_id": 1, timestamp: 1, _id: 1 } });
+    return new GuardLogs(logs);
+  }
+
+  /** Resolves once the log is durable (the engine's write acknowledgement). */
+  async append(log: StoredLog): Promise<void> {
+    await this.logs.insertOne(log);
+  }
+}
+
+export interface LogQuery {
+  orgId: string;
+  start: Date;
+  end: Date;
+  projectId?: string;
+  flaggedOnly: boolean;
+  detectedOnly: boolean;
+  families: string[];
+  offset: number;
+  limit: number;
+}
+
+/** One page, oldest first; `hasMore` is exact (one extra document is read to know). */
+export async function pageLogs(logs: GuardLogs, q: LogQuery): Promise<{ logs: StoredLog[]; hasMore: boolean }> {
+  const filter: Record<string, unknown> = { "meta.org_id": q.orgId, timestamp: { $gte: q.start, $lt: q.end } };
+  if (q.projectId) filter["meta.project_id"] = q.projectId;
+  if (q.flaggedOnly) filter.flagged = true;
+  if (q.detectedOnly) filter.detected = true;
+  if (q.families.length > 0) filter.families = { $in: q.families };
+  const found = await logs.logs.find(filter, { sort: { timestamp: 1, _id: 1 }, skip: q.offset, limit: q.limit + 1 });
+  return { logs: found.slice(0, q.limit), hasMore: found.length > q.limit };
+}

@@ -1,0 +1,84 @@
+// LogService (spec 4.10): stored screening logs, oldest first, paged by offset.
+import type { HandlerContext, ServiceImpl } from "@connectrpc/connect";
+import type { MessageInitShape } from "@bufbuild/protobuf";
+import type { GuardLogSchema, LogService } from "../../gen/parapet/v1/logs_pb.js";
+import { ApiError } from "../api/errors.js";
+import { callerOrg } from "../api/tenant.js";
+import type { Organization, Organizations } from "../auth/organizations.js";
+import { pageLogs, type GuardLogs, type StoredLog } from "./repository.js";
+import { parseInstant } from "./time.js";
+
+/** Deepest page a query may reach; beyond it the caller must narrow the time range (spec 7: 403). */
+export const MAX_OFFSET = 100_000;
+
+export async function analyticsOrg(ctx: HandlerContext, orgs: Organizations): Promise<Organization> {
+  const org = await callerOrg(ctx, orgs);
+  if (!org.features.logs_analytics) throw new ApiError("feature_disabled", "logs and analytics are not enabled for this organization");
+  return org;
+}
+
+function invalid(message: string): ApiError {
+  return new ApiError("validation_failed", `validation failed: ${message}`);
+}
+
+export function guardLogOf(l: StoredLog): MessageInitShape<typeof GuardLogSchema> {
+  return {
+    requestUuid: l._id,
+    timestamp: l.timestamp.toISOString(),
+    projectId: l.meta.project_id,
+    policyId: l.policy_id,
+    flagged: l.flagged,
+    messages: l.messages.map((m) => ({
+      role: m.role,
+      content: m.content,
+      contentPartsJson: m.content_parts_json,
+      size: m.size,
+      index: m.index,
+      name: m.name,
+      toolCalls: m.tool_calls,
+      refusal: m.refusal,
+      toolCallId: m.tool_call_id,
+    })),
+    results: l.results.map((r) => ({ detectorType: r.detector_type, result: r.result })),
+    msgResults: l.msg_results.map((r) => ({
+      detectorType: r.detector_type,
+      result: r.result,
+      messageId: r.message_id ?? undefined,
+      toolId: r.tool_id ?? undefined,
+    })),
+    eventMetadata: l.event_metadata,
+  };
+}
+
+export function logService(deps: { orgs: Organizations; logs: GuardLogs }): ServiceImpl<typeof LogService> {
+  return {
+    async getLogs(req, ctx) {
+      const org = await analyticsOrg(ctx, deps.orgs);
+      const start = parseInstant(req.startTime);
+      const end = parseInstant(req.endTime);
+      if (!start) throw invalid(`start_time: '${req.startTime}' is not a valid date-time`);
+      if (!end) throw invalid(`end_time: '${req.endTime}' is not a valid date-time`);
+      if (end <= start) throw invalid("end_time: must be after start_time");
+      if (req.detectorTypes.includes("tool_access_control") && !org.features.agentic) {
+        throw new ApiError("feature_disabled", "the tool_access_control filter needs the agentic feature, which is not enabled for this organization");
+      }
+      const limit = req.limit ?? 100;
+      const offset = req.offset ?? 0;
+      if (offset + limit > MAX_OFFSET) {
+        throw new ApiError("query_too_large", `offset + limit may not exceed ${MAX_OFFSET}; narrow the time range instead of paging further`);
+      }
+      const page = await pageLogs(deps.logs, {
+        orgId: org._id,
+        start: start.toJSDate(),
+        end: end.toJSDate(),
+        projectId: req.projectId || undefined,
+        flaggedOnly: req.flaggedOnly,
+        detectedOnly: req.detectedOnly,
+        families: req.detectorTypes,
+        offset,
+        limit,
+      });
+      return { logs: page.logs.map(guardLogOf), hasMore: page.hasMore };
+    },
+  };
+}

@@ -1,0 +1,33 @@
+// What dev_info reports (issue 5): the build's version and source revision,
+// read once at start-up. Deployments without a .git directory set
+// PARAPET_GIT_REVISION / PARAPET_GIT_TIMESTAMP at build time.
+import { execFileSync } from "node:child_process";
+import { readFileSync } from "node:fs";
+
+export interface BuildInfo {
+  version: string;
+  gitRevision: string;
+  gitTimestamp: string;
+}
+
+function git(args: string[]): string {
+  try {
+    return execFileSync("git", args, { encoding: "utf8", stdio: ["ignore", "pipe", "ignore"], timeout: 2000 }).trim();
+  } catch {
+    return "";
+  }
+}
+
+let cached: BuildInfo | undefined;
+
+export function buildInfo(): BuildInfo {
+  if (!cached) {
+    const pkg = JSON.parse(readFileSync(new URL("../../package.json", import.meta.url), "utf8")) as { version: string };
+    cached = {
+      version: pkg.version,
+      gitRevision: process.env.PARAPET_GIT_REVISION || git(["rev-parse", "HEAD"]) || "unknown",
+      gitTimestamp: process.env.PARAPET_GIT_TIMESTAMP || git(["log", "-1", "--format=%cI"]) || "unknown",
+    };
+  }
+  return cached;
+}

@@ -1,0 +1,133 @@
+// The screening engine: applies a policy to the parts of a request
+// (DESIGN.md 5). Detectors run independently on normalized text; the engine
+// owns thresholds, override precedence (allow > deny > detectors) and span
+// mapping. It does no I/O: callers load the policy and guardrails first.
+import type { Level, Location, Threshold } from "../policies/catalog.js";
+import type { StoredDetector } from "../policies/repository.js";
+import { findAll, type CompiledPattern } from "../custom-guardrails/pattern.js";
+import { levelRank, nothing, type Detection } from "./detector.js";
+import { normalizeText, sliceCodePoints, type NormalizedText } from "./normalize.js";
+import type { Part } from "./parts.js";
+
+export interface ScreeningPolicy {
+  id: string;
+  threshold: Threshold | string;
+  detectors: StoredDetector[];
+}
+
+export interface ActiveGuardrail {
+  id: string;
+  patterns: CompiledPattern[];
+  labels: string[];
+  locations: string[];
+}
+
+/** What every detector may look at besides its own part: the whole conversation. */
+export interface ScreeningContext {
+  parts: Part[];
+}
+
+export type DetectFn = (text: string, part: Part, config: StoredDetector, context: ScreeningContext) => Detection;
+export type DetectorRegistry = Partial<Record<string, DetectFn>>;
+
+export interface OutcomeSpan {
+  /** Code points of the part's original text, half-open. */
+  start: number;
+  end: number;
+  text: string;
+  labels: string[];
+}
+
+export interface Outcome {
+  detectorId: string;
+  detectorType: string;
+  location: Location;
+  messageId?: number;
+  toolId?: number;
+  level: Level;
+  spans: OutcomeSpan[];
+  customMatched: boolean;
+  /** The detector's own verdict: at or over the policy threshold (deterministic detectors: matched). */
+  matched: boolean;
+  /**
+   * Counts toward the decision: matched and not overridden by override_allow on
+   * the same part. override_allow itself never flags; it only un-flags.
+   */
+  flagged: boolean;
+}
+
+export interface Screening {
+  outcomes: Outcome[];
+  /** Any outcome flagged (the decision before the project's mode is applied). */
+  detected: boolean;
+}
+
+export function detectorIdOf(type: string, location: string): string {
+  return `${type}@${location}`;
+}
+
+function atOrOver(level: Level, threshold: string): boolean {
+  return levelRank[level] <= (levelRank[threshold as Level] ?? levelRank.l4_less_likely);
+}
+
+function mapSpans(n: NormalizedText, d: Detection, extraLabels: string[] = []): OutcomeSpan[] {
+  return d.spans.map((s) => {
+    const { start, end } = n.toOriginal(s.start, s.end);
+    return { start, end, text: sliceCodePoints(n.original, start, end), labels: [...(s.labels ?? []), ...extraLabels] };
+  });
+}
+
+export function screen(
+  policy: ScreeningPolicy,
+  guardrails: ActiveGuardrail[],
+  parts: Part[],
+  registry: DetectorRegistry,
+): Screening {
+  const context: ScreeningContext = { parts };
+  const outcomes: Outcome[] = [];
+  for (const part of parts) {
+    const normalized = normalizeText(part.text);
+    const partOutcomes: Outcome[] = [];
+    for (const config of policy.detectors) {
+      if (config.location !== part.location) continue;
+      const detect = registry[config.type];
+      const detection = detect ? detect(normalized.text, part, config, context) : nothing;
+      const deterministic = config.type === "override_allow" || config.type === "override_deny" || config.type === "tool_access_control";
+      partOutcomes.push({
+        detectorId: detectorIdOf(config.type, config.location),
+        detectorType: config.type,
+        location: part.location,
+        messageId: part.messageId,
+        toolId: part.toolId,
+        level: detection.level,
+        spans: mapSpans(normalized, detection),
+        customMatched: false,
+        matched: deterministic ? detection.level === "l1_confident" : atOrOver(detection.level, policy.threshold),
+        flagged: false,
+      });
+    }
+    for (const g of guardrails) {
+      if (!g.locations.includes(part.location)) continue;
+      const spans = g.patterns.flatMap((p) => findAll(p, normalized.text));
+      const detection: Detection = spans.length ? { level: "l1_confident", spans } : nothing;
+      partOutcomes.push({
+        detectorId: g.id,
+        detectorType: "custom_guardrail",
+        location: part.location,
+        messageId: part.messageId,
+        toolId: part.toolId,
+        level: detection.level,
+        spans: mapSpans(normalized, detection, g.labels),
+        customMatched: spans.length > 0,
+        matched: spans.length > 0,
+        flagged: false,
+      });
+    }
+    // override_allow wins over everything else on its part (allow > deny > detectors).
+    const allowed = partOutcomes.some((o) => o.detectorType === "override_allow" && o.matched);
+    for (const o of partOutcomes) o.flagged = o.matched && !allowed && o.detectorType !== "override_allow";
+    outcomes.push(...partOutcomes);
+  }
+  const detected = outcomes.some((o) => o.flagged);
+  return { outcomes, detected };
+}

@@ -1,0 +1,178 @@
+// GuardService handlers: POST /v2/guard (decision + request log),
+// /v2/guard/results (levels only, no writes) and /v2/policies/health.
+import { create, type MessageInitShape } from "@bufbuild/protobuf";
+import type { HandlerContext, ServiceImpl } from "@connectrpc/connect";
+import { v7 as uuidv7 } from "uuid";
+import {
+  DevInfoSchema,
+  type GuardService,
+  type Message,
+  type ResultItemSchema,
+  type ToolResultItemSchema,
+} from "../../gen/parapet/v1/guard_pb.js";
+import { callerOrg } from "../api/tenant.js";
+import type { AnalyticsRollups } from "../analytics/rollups.js";
+import type { Organizations } from "../auth/organizations.js";
+import type { CustomGuardrails } from "../custom-guardrails/repository.js";
+import { familiesOf, type GuardLogs, type StoredLog, type StoredLogMessage } from "../logs/repository.js";
+import type { Policies } from "../policies/repository.js";
+import type { Projects } from "../projects/repository.js";
+import { buildInfo } from "./build-info.js";
+import { levelRank } from "./detector.js";
+import { screen, type DetectorRegistry, type Outcome, type Screening } from "./engine.js";
+import { lintPolicy } from "./lint.js";
+import { partsOf } from "./parts.js";
+import { GuardrailCache, resolvePolicy, type Resolved } from "./resolve.js";
+
+export interface GuardServiceDeps {
+  orgs: Organizations;
+  policies: Policies;
+  projects: Projects;
+  guardrails: CustomGuardrails;
+  logs: GuardLogs;
+  rollups: AnalyticsRollups;
+  registry: DetectorRegistry;
+  modelVersion: string;
+}
+
+/** Detector types whose matches are returned as payload spans. */
+function hasPayload(type: string): boolean {
+  return type.startsWith("pii/") || type === "moderated_content/profanity" || type === "custom_guardrail";
+}
+
+function devInfo(modelVersion: string) {
+  const b = buildInfo();
+  return create(DevInfoSchema, { gitRevision: b.gitRevision, gitTimestamp: b.gitTimestamp, modelVersion, version: b.version });
+}
+
+function logMessages(messages: Message[]): StoredLogMessage[] {
+  return messages.map((m, index) => {
+    const content = m.content ?? "";
+    return {
+      role: m.role,
+      content,
+      content_parts_json: "[]",
+      size: String([...content].length),
+      index,
+      name: m.name ?? "",
+      tool_calls: m.toolCalls.map((c) => ({ id: c.id, type: c.type, function: { name: c.function?.name ?? "", arguments: c.function?.arguments ?? "" } })),
+      refusal: "",
+      tool_call_id: m.toolCallId ?? "",
+    };
+  });
+}
+
+/** The log entry (spec 2.8): only detectors that fired appear in results. */
+function logOf(requestUuid: string, at: Date, orgId: string, r: Resolved, flagged: boolean, s: Screening, messages: Message[], metadata: string): StoredLog {
+  const fired = s.outcomes.filter((o) => o.flagged);
+  const byType = new Map<string, Outcome>();
+  for (const o of fired) {
+    const prev = byType.get(o.detectorType);
+    if (!prev || levelRank[o.level] < levelRank[prev.level]) byType.set(o.detectorType, o);
+  }
+  return {
+    _id: requestUuid,
+    timestamp: at,
+    meta: { org_id: orgId, project_id: r.project._id },
+    policy_id: r.policy._id,
+    flagged,
+    detected: s.detected,
+    fired: [...byType.keys()],
+    families: familiesOf([...byType.keys()]),
+    messages: logMessages(messages),
+    results: [...byType.values()].map((o) => ({ detector_type: o.detectorType, result: o.level })),
+    msg_results: fired.map((o) => ({
+      detector_type: o.detectorType,
+      result: o.level,
+      message_id: o.messageId ?? null,
+      tool_id: o.toolId ?? null,
+    })),
+    event_metadata: metadata,
+  };
+}
+
+export function guardService(deps: GuardServiceDeps): ServiceImpl<typeof GuardService> {
+  const cache = new GuardrailCache();
+
+  async function run(ctx: HandlerContext, projectId: string | undefined, messages: Message[], tools: Parameters<typeof partsOf>[1]) {
+    const org = await callerOrg(ctx, deps.orgs);
+    const resolved = await resolvePolicy(deps, org, projectId);
+    const policy = { id: resolved.policy._id, threshold: resolved.policy.default_threshold, detectors: resolved.policy.detectors };
+    const screening = screen(policy, cache.active(resolved.guardrails), partsOf(messages, tools), deps.registry);
+    return { org, resolved, screening };
+  }
+
+  return {
+    async guard(req, ctx) {
+      const at = new Date();
+      const requestUuid = uuidv7();
+      const { org, resolved, screening } = await run(ctx, req.projectId, req.messages, req.tools);
+      const flagged = resolved.project.action === "enforce" && screening.detected;
+      const metadata = req.metadata ? JSON.stringify(req.metadata) : "{}";
+      const log = logOf(requestUuid, at, org._id, resolved, flagged, screening, req.messages, metadata);
+      // Durable before the answer: a caller that saw this response finds its log.
+      await Promise.all([deps.logs.append(log), deps.rollups.record(org._id, resolved.project._id, at, log.fired)]);
+
+      const base = { projectId: resolved.project._id, policyId: resolved.policy._id };
+      return {
+        flagged,
+        breakdown: req.breakdown
+          ? screening.outcomes.map((o) => ({
+              ...base,
+              detectorId: o.detectorId,
+              detectorType: o.detectorType,
+              detected: o.flagged || (o.detectorType === "override_allow" && o.matched),
+              messageId: o.messageId ?? 0,
+              toolId: o.location === "tool_definition::content" ? o.toolId : undefined,
+            }))
+          : [],
+        payload: req.payload
+          ? screening.outcomes
+              .filter((o) => o.matched && hasPayload(o.detectorType) && o.messageId !== undefined)
+              .flatMap((o) =>
+                o.spans.map((s) => ({ start: s.start, end: s.end, text: s.text, detectorType: o.detectorType, labels: s.labels, messageId: o.messageId })),
+              )
+          : [],
+        devInfo: req.devInfo ? devInfo(deps.modelVersion) : undefined,
+        metadata: { requestUuid },
+      };
+    },
+
+    async getGuardResults(req, ctx) {
+      const { resolved, screening } = await run(ctx, req.projectId, req.messages, req.tools);
+      const base = { projectId: resolved.project._id, policyId: resolved.policy._id };
+      const results: MessageInitShape<typeof ResultItemSchema>[] = [];
+      const toolResults: MessageInitShape<typeof ToolResultItemSchema>[] = [];
+      for (const o of screening.outcomes) {
+        const item = { ...base, detectorId: o.detectorId, detectorType: o.detectorType, result: o.level, customMatched: o.customMatched };
+        if (o.location === "tool_definition::content") toolResults.push({ ...item, toolId: o.toolId });
+        else results.push({ ...item, messageId: o.messageId });
+      }
+      const screensTools = req.tools.length > 0 && resolved.policy.detectors.some((d) => d.location === "tool_definition::content");
+      return {
+        results,
+        tools: screensTools
+          ? { flagged: screening.outcomes.some((o) => o.location === "tool_definition::content" && o.flagged), results: toolResults }
+          : undefined,
+        devInfo: req.devInfo ? devInfo(deps.modelVersion) : undefined,
+      };
+    },
+
+    async checkPolicyHealth(req, ctx) {
+      const org = await callerOrg(ctx, deps.orgs);
+      const resolved = await resolvePolicy(deps, org, req.projectId);
+      const lint = lintPolicy(resolved);
+      const hasErrors = lint.some((e) => e.severity === "error");
+      return {
+        status: hasErrors ? "error" : "ok",
+        isDefault: resolved.isDefault,
+        message: resolved.danglingPolicyId
+          ? `project policy '${resolved.danglingPolicyId}' no longer exists; the default policy applies`
+          : hasErrors
+            ? "the policy has configuration errors"
+            : undefined,
+        lint: { passed: !hasErrors, errors: lint },
+      };
+    },
+  };
+}

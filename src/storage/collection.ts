@@ -59,6 +59,8 @@ export interface Collection<T extends Doc = Doc> {
   find(filter: Filter, options?: FindOptions): Promise<T[]>;
   countDocuments(filter: Filter): Promise<number>;
   updateOne(filter: Filter, update: Update, options?: UpdateOptions): Promise<UpdateResult>;
+  /** Added after the first draft (backwards compatible): same document shapes as updateOne. */
+  updateMany(filter: Filter, update: Update, options?: UpdateOptions): Promise<UpdateResult>;
   findOneAndUpdate(filter: Filter, update: Update, options?: FindOneAndUpdateOptions): Promise<T | null>;
   deleteOne(filter: Filter): Promise<number>;
   deleteMany(filter: Filter): Promise<number>;
@@ -77,11 +79,37 @@ export interface Database {
   close(): Promise<void>;
 }
 
+/**
+ * Semantics both engines keep (the conformance suite in test/storage checks them):
+ * - writes resolve only once durable (embedded: fsynced journal; MongoDB: the
+ *   driver's default write concern), and reject with an Error otherwise;
+ * - returned documents are copies: mutating them never changes stored data;
+ * - Date values round-trip as Date objects;
+ * - updates must use operators ($set, $inc, $setOnInsert, ...): a replacement
+ *   document is rejected, as the driver's updateOne does;
+ * - an upsert without an _id in the filter or update gets a generated string _id
+ *   (never an ObjectId, so `Doc._id: string` holds on both engines);
+ * - time-series collections accept inserts, reads, aggregations and deleteMany;
+ *   updates, deleteOne and unique indexes are refused, as on MongoDB 6.3.
+ */
+
 /** Thrown on a unique-index violation, by both engines (MongoDB code 11000). */
 export class DuplicateKeyError extends Error {
   readonly code = 11000;
   constructor(message: string) {
     super(message);
     this.name = "DuplicateKeyError";
+  }
+}
+
+/**
+ * Storage cannot serve the request right now: the embedded engine stopped after
+ * a failed write (restart the process), or MongoDB stayed unreachable through
+ * every retry. Servers map it to 503 and readiness to "not ready".
+ */
+export class StorageUnavailableError extends Error {
+  constructor(message: string, options?: { cause?: unknown }) {
+    super(message, options);
+    this.name = "StorageUnavailableError";
   }
 }

@@ -1,0 +1,173 @@
+// One process per data directory.
+//
+// The LOCK file is created atomically with its content (written to a private
+// temporary file, then hard-linked into place: link(2) fails if LOCK exists), so
+// a reader never sees a half-written lock. It records pid, host name and start
+// time, and the owner touches its mtime every few seconds.
+//
+// A lock is stale, and taken over, when its owner is gone: on the same host
+// the pid no longer exists (or is this very process from an earlier life, as
+// PID 1 in a restarted container); on another host (a volume shared between
+// containers) the heartbeat stopped for longer than `staleAfterMs`. Otherwise
+// opening fails at once, naming the directory and the owner.
+
+import fs from "node:fs";
+import os from "node:os";
+import path from "node:path";
+
+export const LOCK_FILE = "LOCK";
+
+interface LockContent {
+  pid: number;
+  host: string;
+  startedAt: string;
+}
+
+export interface LockOptions {
+  heartbeatMs?: number;
+  staleAfterMs?: number;
+}
+
+export interface DirectoryLock {
+  release(): void;
+}
+
+export class DataDirectoryLockedError extends Error {
+  constructor(
+    readonly dir: string,
+    readonly owner: LockContent | undefined,
+    detail: string,
+  ) {
+    super(`data directory ${dir} is in use: ${detail}. Only one Parapet process may open a data directory.`);
+    this.name = "DataDirectoryLockedError";
+  }
+}
+
+/** Directories this process holds, to refuse a second open from the same pid. */
+const heldHere = new Set<string>();
+
+export function acquireLock(dir: string, options: LockOptions = {}): DirectoryLock {
+  const heartbeatMs = options.heartbeatMs ?? 5_000;
+  const staleAfterMs = options.staleAfterMs ?? 30_000;
+  const key = path.resolve(dir);
+  const lockPath = path.join(dir, LOCK_FILE);
+  if (heldHere.has(key)) {
+    throw new DataDirectoryLockedError(dir, undefined, `it is already open in this process (pid ${process.pid})`);
+  }
+  const content: LockContent = { pid: process.pid, host: os.hostname(), startedAt: new Date().toISOString() };
+  const text = JSON.stringify(content);
+
+  for (let attempt = 0; attempt < 3; attempt++) {
+    if (tryCreate(dir, lockPath, text)) {
+      heldHere.add(key);
+      const timer = setInterval(() => {
+        const now = new Date();
+        try {
+          fs.utimesSync(lockPath, now, now);
+        } catch {
+          // A missing lock file is reported by the next opener, not here.
+        }
+      }, heartbeatMs);
+      timer.unref();
+      return {
+        release() {
+          clearInterval(timer);
+          heldHere.delete(key);
+          try {
+            if (fs.readFileSync(lockPath, "utf8") === text) fs.unlinkSync(lockPath);
+          } catch {
+            // Already gone.
+          }
+        },
+      };
+    }
+    const existing = readLock(lockPath);
+    if (!existing) continue; // removed between our attempt and the read
+    const verdict = judge(existing, staleAfterMs);
+    if (verdict.held) throw new DataDirectoryLockedError(dir, existing.content, verdict.detail);
+    takeOver(lockPath, existing.raw);
+  }
+  throw new DataDirectoryLockedError(dir, undefined, `could not take ${lockPath} after three attempts (another process is starting?)`);
+}
+
+function tryCreate(dir: string, lockPath: string, text: string): boolean {
+  const tmp = path.join(dir, `${LOCK_FILE}.${process.pid}.${Math.random().toString(36).slice(2)}.tmp`);
+  fs.writeFileSync(tmp, text, { flag: "wx" });
+  try {
+    fs.linkSync(tmp, lockPath);
+    return true;
+  } catch (e) {
+    if ((e as NodeJS.ErrnoException).code === "EEXIST") return false;
+    throw e;
+  } finally {
+    fs.rmSync(tmp, { force: true });
+  }
+}
+
+function readLock(lockPath: string): { raw: string; content: LockContent | undefined; mtimeMs: number } | undefined {
+  try {
+    const raw = fs.readFileSync(lockPath, "utf8");
+    const mtimeMs = fs.statSync(lockPath).mtimeMs;
+    let content: LockContent | undefined;
+    try {
+      const parsed = JSON.parse(raw) as LockContent;
+      if (typeof parsed.pid === "number" && typeof parsed.host === "string") content = parsed;
+    } catch {
+      content = undefined;
+    }
+    return { raw, content, mtimeMs };
+  } catch (e) {
+    if ((e as NodeJS.ErrnoException).code === "ENOENT") return undefined;
+    throw e;
+  }
+}
+
+function judge(
+  existing: { content: LockContent | undefined; mtimeMs: number },
+  staleAfterMs: number,
+): { held: boolean; detail: string } {
+  const { content } = existing;
+  // Content is written before the file appears, so unreadable content is damage, not a starting owner.
+  if (!content) return { held: false, detail: "" };
+  const owner = `pid ${content.pid} on host ${content.host}, started ${content.startedAt}`;
+  if (content.host === os.hostname()) {
+    if (content.pid === process.pid) return { held: false, detail: "" };
+    return pidAlive(content.pid) ? { held: true, detail: `held by ${owner}` } : { held: false, detail: "" };
+  }
+  const age = Date.now() - existing.mtimeMs;
+  if (age > staleAfterMs) return { held: false, detail: "" };
+  return {
+    held: true,
+    detail: `held by ${owner}, heartbeat ${Math.round(age / 1000)} s ago; if that process is gone, retry after ${Math.ceil((staleAfterMs - age) / 1000)} s`,
+  };
+}
+
+function pidAlive(pid: number): boolean {
+  try {
+    process.kill(pid, 0);
+    return true;
+  } catch (e) {
+    return (e as NodeJS.ErrnoException).code === "EPERM";
+  }
+}
+
+/** Moves a stale lock aside, putting it back if another process replaced it meanwhile. */
+function takeOver(lockPath: string, staleRaw: string): void {
+  const aside = `${lockPath}.stale.${process.pid}`;
+  try {
+    fs.renameSync(lockPath, aside);
+  } catch (e) {
+    if ((e as NodeJS.ErrnoException).code === "ENOENT") return;
+    throw e;
+  }
+  const moved = fs.readFileSync(aside, "utf8");
+  if (moved !== staleRaw) {
+    // We moved a fresh lock that replaced the stale one after we read it: restore it.
+    try {
+      fs.linkSync(aside, lockPath);
+    } catch {
+      // Someone else holds LOCK again; they win.
+    }
+  }
+  fs.rmSync(aside, { force: true });
+}

@@ -1,0 +1,40 @@
+// Engine selection (DESIGN.md section 4): MongoDB when a URI is configured,
+// otherwise the embedded engine in the data directory.
+
+import type { Database } from "./collection.js";
+
+export interface StorageConfig {
+  /** MONGODB_URI. When set, MongoDB is used and dataDir is ignored. */
+  mongodbUri?: string;
+  /** PARAPET_DATA_DIR for the embedded engine (default ./data). */
+  dataDir: string;
+  /** Embedded engine: journal bytes that trigger a snapshot (default 64 MiB). */
+  compactionThresholdBytes?: number;
+  /** Embedded engine: TTL sweep period in ms (default 60 000). */
+  ttlSweepIntervalMs?: number;
+  /** Non-fatal storage problems (failed compaction, retried connection errors). */
+  onWarning?: (message: string, error: unknown) => void;
+}
+
+export const DEFAULT_DATA_DIR = "./data";
+
+/** Reads MONGODB_URI and PARAPET_DATA_DIR. */
+export function storageConfigFromEnv(env: NodeJS.ProcessEnv = process.env): StorageConfig {
+  const uri = env.MONGODB_URI?.trim();
+  return { mongodbUri: uri ? uri : undefined, dataDir: env.PARAPET_DATA_DIR?.trim() || DEFAULT_DATA_DIR };
+}
+
+export async function openDatabase(config: StorageConfig): Promise<Database> {
+  if (config.mongodbUri) {
+    // Loaded on demand: the driver costs start-up time that embedded users need not pay.
+    const { MongoDatabase } = await import("./mongodb/engine.js");
+    return MongoDatabase.connect(config.mongodbUri, { onWarning: config.onWarning });
+  }
+  const { EmbeddedDatabase } = await import("./embedded/engine.js");
+  return EmbeddedDatabase.open({
+    dataDir: config.dataDir || DEFAULT_DATA_DIR,
+    compactionThresholdBytes: config.compactionThresholdBytes,
+    ttlSweepIntervalMs: config.ttlSweepIntervalMs,
+    onWarning: config.onWarning,
+  });
+}

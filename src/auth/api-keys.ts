@@ -30,7 +30,7 @@ function hashOf(key: string): string {
 const CACHE_TTL_MS = 5_000;
 
 export class ApiKeys {
-  private readonly cache = new Map<string, { record: ApiKeyRecord | null; at: number }>();
+  private readonly cache = new Map<string, { record: ApiKeyRecord; at: number }>();
 
   private constructor(private readonly keys: Collection<ApiKeyRecord>) {}
 
@@ -68,8 +68,11 @@ export class ApiKeys {
       record = cached.record;
     } else {
       record = await this.keys.findOne({ hash });
-      if (this.cache.size > 10_000) this.cache.clear();
-      this.cache.set(hash, { record, at: now });
+      // Only known keys are cached: a key created a moment ago must work at once.
+      if (record) {
+        if (this.cache.size > 10_000) this.cache.clear();
+        this.cache.set(hash, { record, at: now });
+      }
     }
     if (!record || record.revoked_at) return null;
     const same = timingSafeEqual(Buffer.from(record.hash, "hex"), Buffer.from(hash, "hex"));

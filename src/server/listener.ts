@@ -39,6 +39,27 @@ export async function listen(options: ListenOptions): Promise<Listener> {
       )
     : http2.createServer({}, options.handler as never);
 
+  // HTTP/1.1 sockets and their in-flight requests. http.Server only tracks
+  // connections for closeIdleConnections() when it listens itself, which it
+  // never does here (sockets are handed to it), so idle keep-alive sockets are
+  // tracked by hand to let close() finish.
+  const h1Sockets = new Map<net.Socket, number>();
+  let closing = false;
+  h1.on("connection", (socket: net.Socket) => {
+    h1Sockets.set(socket, 0);
+    socket.once("close", () => h1Sockets.delete(socket));
+  });
+  h1.on("request", (req: http.IncomingMessage, res: http.ServerResponse) => {
+    const socket = req.socket;
+    h1Sockets.set(socket, (h1Sockets.get(socket) ?? 0) + 1);
+    if (closing && !res.headersSent) res.setHeader("connection", "close");
+    res.once("close", () => {
+      const left = (h1Sockets.get(socket) ?? 1) - 1;
+      h1Sockets.set(socket, left);
+      if (closing && left === 0) socket.destroy();
+    });
+  });
+
   const sessions = new Set<http2.Http2Session>();
   h2.on("session", (session: http2.Http2Session) => {
     sessions.add(session);
@@ -79,9 +100,10 @@ export async function listen(options: ListenOptions): Promise<Listener> {
   return {
     port: address.port,
     async close(graceMs = 10_000) {
+      closing = true;
       const closed = new Promise<void>((resolve) => front.close(() => resolve()));
       // Idle keep-alive connections would hold close() open forever.
-      h1.closeIdleConnections();
+      for (const [socket, inFlight] of h1Sockets) if (inFlight === 0) socket.destroy();
       const timer = setTimeout(() => {
         for (const s of sockets) s.destroy();
       }, graceMs);

@@ -60,8 +60,8 @@ describe("POST /v2/guard", () => {
     const b = await guard(body(detect));
     expect(b.body.flagged).toBe(false);
     expect(b.body.breakdown).toEqual([
-      { project_id: detect, policy_id: policy, detector_id: "override_deny@user::content", detector_type: "override_deny", detected: true, message_id: 0, tool_id: undefined },
-    ].map(({ tool_id, ...rest }) => rest));
+      { project_id: detect, policy_id: policy, detector_id: "override_deny@user::content", detector_type: "override_deny", detected: true, message_id: 0 },
+    ]);
     const log = await server.app.repos.logs.logs.findOne({ _id: b.body.metadata.request_uuid });
     expect(log).toMatchObject({ flagged: false, detected: true });
   });

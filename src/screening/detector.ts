@@ -11,6 +11,12 @@ export interface Span {
   end: number;
   /** Custom-guardrail labels or entity sub-types (e.g. "visa"), shown in the payload. */
   labels?: string[];
+  /**
+   * Confidence of this span alone, when a detector scores spans separately (the
+   * Detection's level is the strongest of them); lets the engine drop the spans
+   * that are under the policy threshold.
+   */
+  level?: Level;
 }
 
 export interface Detection {

@@ -1,0 +1,91 @@
+// Shared building blocks of the exact detectors: per-span findings folded into
+// one Detection, and the character tests every scanner needs. Scanners walk
+// the text by hand or with regexes that have no nested overlapping quantifiers
+// so that every detector stays linear in the length of its input.
+import type { Level } from "../../policies/catalog.js";
+import { type Detection, type Span, levelRank, nothing } from "../detector.js";
+
+export interface Finding {
+  start: number;
+  end: number;
+  level: Level;
+  labels?: string[];
+}
+
+/**
+ * Folds findings into a Detection: spans in text order with their own level,
+ * the Detection's level the strongest of them. `no_level` findings are dropped;
+ * `l5_unlikely` ones are kept so callers can see what was scored but discounted.
+ */
+export function toDetection(findings: readonly Finding[]): Detection {
+  let level: Level = "no_level";
+  const spans: Span[] = [];
+  for (const f of findings) {
+    if (f.level === "no_level" || f.end <= f.start) continue;
+    if (levelRank[f.level] < levelRank[level]) level = f.level;
+    const span: Span = { start: f.start, end: f.end, level: f.level };
+    if (f.labels && f.labels.length > 0) span.labels = f.labels;
+    spans.push(span);
+  }
+  if (spans.length === 0) return nothing;
+  spans.sort((a, b) => a.start - b.start || b.end - a.end);
+  return { level, spans };
+}
+
+/** One level less confident (l5 stays l5). */
+export function weaker(level: Level, steps = 1): Level {
+  const order: Level[] = ["l1_confident", "l2_very_likely", "l3_likely", "l4_less_likely", "l5_unlikely"];
+  const i = order.indexOf(level);
+  if (i < 0) return level;
+  return order[Math.min(order.length - 1, i + steps)];
+}
+
+/** One level more confident (l1 stays l1). */
+export function stronger(level: Level, steps = 1): Level {
+  const order: Level[] = ["l1_confident", "l2_very_likely", "l3_likely", "l4_less_likely", "l5_unlikely"];
+  const i = order.indexOf(level);
+  if (i < 0) return level;
+  return order[Math.max(0, i - steps)];
+}
+
+const LETTER_OR_DIGIT = /[\p{L}\p{N}\p{M}]/u;
+
+/** True for letters, digits and combining marks (word characters in any script), false past the ends. */
+export function isWordChar(text: string, i: number): boolean {
+  if (i < 0 || i >= text.length) return false;
+  const c = text.charCodeAt(i);
+  if (c < 128) return (c >= 48 && c <= 57) || (c >= 65 && c <= 90) || (c >= 97 && c <= 122) || c === 95;
+  // Low surrogate: look at the whole code point.
+  if (c >= 0xdc00 && c <= 0xdfff && i > 0) return LETTER_OR_DIGIT.test(text.slice(i - 1, i + 1));
+  if (c >= 0xd800 && c <= 0xdbff) return LETTER_OR_DIGIT.test(text.slice(i, i + 2));
+  return LETTER_OR_DIGIT.test(text[i]);
+}
+
+export function isDigit(text: string, i: number): boolean {
+  const c = text.charCodeAt(i);
+  return c >= 48 && c <= 57;
+}
+
+/**
+ * Lower-cased window of text before `start` (up to `width` UTF-16 units), for
+ * context words ("SSN", "call me at"). Presidio-style: context raises or lowers
+ * a pattern's confidence, it never creates a finding on its own.
+ */
+export function before(text: string, start: number, width: number): string {
+  return text.slice(Math.max(0, start - width), start).toLowerCase();
+}
+
+export function after(text: string, end: number, width: number): string {
+  return text.slice(end, end + width).toLowerCase();
+}
+
+/** Do [a, b) and [c, d) overlap? */
+export function overlaps(a: number, b: number, c: number, d: number): boolean {
+  return a < d && c < b;
+}
+
+/** True if [start, end) overlaps any of the ranges (sorted or not; the lists are short). */
+export function overlapsAny(start: number, end: number, ranges: readonly { start: number; end: number }[]): boolean {
+  for (const r of ranges) if (r.start < end && start < r.end) return true;
+  return false;
+}

@@ -1,0 +1,282 @@
+// pii/address: US mailing addresses.
+//
+//   street line  = number [directional] name-words street-suffix [directional]
+//                  e.g. "1600 Pennsylvania Ave NW", "5993 E 11th Street"
+//   unit         = Apt/Suite/Unit/Floor/Room/Bldg/# + id, after the street line
+//   place        = City[,] ST-or-State-name [ZIP or ZIP+4], on the same line
+//                  or the next ones
+//   post box     = P.O. Box / PO Box / Post Office Box + number [+ place]
+//
+// Street suffixes are the USPS Publication 28 (Appendix C1) primary names and
+// their standard abbreviations. Levels:
+//   street line (or post box) + state + ZIP                -> l1
+//   street line + city and state, or + ZIP                 -> l2
+//   street line alone, address words before it
+//   ("address", "live at", "ship to" ...)                  -> l2
+//   street line alone                                      -> l3
+//   "City, ST 12345" with no street line                   -> l4
+// The scan tokenizes forward from each number at a word boundary, a few tokens
+// at a time, so its cost is linear in the text.
+import type { Level } from "../../../policies/catalog.js";
+import type { Detection } from "../../detector.js";
+import { type Finding, before, isWordChar, stronger, toDetection } from "../findings.js";
+
+export const addressTypes = ["pii/address"] as const;
+
+// USPS Publication 28, Appendix C1: primary street suffix names and the
+// abbreviations in common use (lower case, without the trailing period).
+const STREET_SUFFIXES = new Set(
+  (
+    "alley allee aly ally anex annex anx arcade arc avenue av ave aven avenu avn avnue bayou bayoo byu beach bch bend bnd " +
+    "bluff bluf blf bluffs blfs bottom bot btm bottm boulevard blvd boul boulv branch br brnch bridge brdge brg brook brk " +
+    "brooks brks burg bg burgs bgs bypass bypa bypas byp byps camp cp cmp canyon canyn cnyn cyn cape cpe causeway causwa cswy " +
+    "center cen cent centr centre cnter cntr ctr centers ctrs circle circ circl crcl crcle cir circles cirs cliff clf cliffs clfs " +
+    "club clb common cmn commons cmns corner cor corners cors course crse court ct courts cts cove cv coves cvs creek crk " +
+    "crescent cres crsent crsnt crest crst crossing crssng xing crossroad xrd crossroads xrds curve curv dale dl dam dm " +
+    "divide div dv dvd drive driv drv dr drives drs estate est estates ests expressway exp expr express expw expy extension " +
+    "ext extn extnsn extensions exts fall falls fls ferry frry fry field fld fields flds flat flt flats flts ford frd fords frds " +
+    "forest forests frst forge forg frg forges frgs fork frk forks frks fort frt ft freeway freewy frway frwy fwy garden gardn " +
+    "grden grdn gdn gardens gdns grdns gateway gatewy gatway gtway gtwy glen gln glens glns green grn greens grns grove grov " +
+    "grv groves grvs harbor harb harbr hbr hrbor harbors hbrs haven hvn heights ht hts highway highwy hiway hiwy hway hwy " +
+    "hill hl hills hls hollow hllw holw holws hollows inlet inlt island is islnd islands iss islnds isle isles junction jct " +
+    "jction jctn junctn juncton junctions jcts jctns key ky keys kys knoll knl knol knolls knls lake lk lakes lks land landing " +
+    "lndg lndng lane ln light lgt lights lgts loaf lf lock lck locks lcks lodge ldg ldge lodg loop loops lp mall manor mnr " +
+    "manors mnrs meadow mdw meadows mdws medows mews mill ml mills mls mission missn msn motorway mtwy mount mnt mt mountain " +
+    "mntain mntn mountin mtin mtn mountains mntns mtns neck nck orchard orch orchrd oval ovl overpass opas park prk parks " +
+    "parkway parkwy pkway pkwy pky parkways pkwys pass passage psge path paths pike pikes pky pine pne pines pnes place pl " +
+    "plain pln plains plns plaza plz plza point pt points pts port prt ports prts prairie pr prr radial rad radiel radl ramp " +
+    "ranch ranches rnch rnchs rapid rpd rapids rpds rest rst ridge rdg rdge ridges rdgs river rv rvr rivr road rd roads rds " +
+    "route rte row rue run shoal shl shoals shls shore shoar shr shores shoars shrs skyway skwy spring spg spng sprng springs " +
+    "spgs spngs sprngs spur spurs square sq sqr sqre squ squares sqrs sqs station sta statn stn stravenue stra strav straven " +
+    "stravn strvn strvnue stream streme strm street st str strt streets sts summit smt sumit sumitt terrace ter terr throughway " +
+    "trwy trace trce traces track trak trk trks tracks trafficway trfy trail trl trails trls trailer trlr trlrs tunnel tunl " +
+    "tunls tunnels tunnl turnpike tpke trnpk turnpk underpass upas union un unions uns valley vly vally vlly valleys vlys via " +
+    "viaduct vdct viadct view vw views vws village vill villag villg villiage vlg villages vlgs ville vl vista vis vist vst " +
+    "vsta walk walks wall way wy ways well wl wells wls"
+  ).split(" "),
+);
+
+const DIRECTIONALS = new Set(["n", "s", "e", "w", "ne", "nw", "se", "sw", "north", "south", "east", "west", "northeast", "northwest", "southeast", "southwest"]);
+
+const UNIT_WORDS = new Set([
+  "apt", "apartment", "suite", "ste", "unit", "fl", "floor", "rm", "room", "bldg", "building", "dept", "department",
+  "lot", "space", "spc", "trlr", "trailer", "box", "ph", "penthouse", "office", "ofc", "#",
+]);
+
+const STATE_CODES = new Set(
+  (
+    "AL AK AZ AR CA CO CT DE DC FL GA HI ID IL IN IA KS KY LA ME MD MA MI MN MS MO MT NE NV NH NJ NM NY NC ND OH OK OR " +
+    "PA RI SC SD TN TX UT VT VA WA WV WI WY PR GU VI AS MP AA AE AP"
+  ).split(" "),
+);
+
+const STATE_NAMES = new Set(
+  [
+    "alabama", "alaska", "arizona", "arkansas", "california", "colorado", "connecticut", "delaware", "florida", "georgia",
+    "hawaii", "idaho", "illinois", "indiana", "iowa", "kansas", "kentucky", "louisiana", "maine", "maryland",
+    "massachusetts", "michigan", "minnesota", "mississippi", "missouri", "montana", "nebraska", "nevada", "new hampshire",
+    "new jersey", "new mexico", "new york", "north carolina", "north dakota", "ohio", "oklahoma", "oregon", "pennsylvania",
+    "rhode island", "south carolina", "south dakota", "tennessee", "texas", "utah", "vermont", "virginia", "washington",
+    "west virginia", "wisconsin", "wyoming", "district of columbia", "puerto rico", "guam",
+  ],
+);
+
+const CONTEXT = /\b(?:address|addresses|addr|live at|lives at|living at|lived in|live in|located at|location|ship to|shipping|deliver to|delivery|send (?:it )?to|sent to|mail to|mailing|billing|residence|reside at|meet (?:me )?at|moved to|move to|office is at|offices are at|headquarters|hq|visit us at|find us at|at)\s*:?\s*$/;
+
+interface Token {
+  start: number;
+  end: number;
+  /** Lower case, without a trailing period. */
+  key: string;
+  raw: string;
+  /** Whitespace and commas between the previous token and this one. */
+  gap: string;
+}
+
+// Words (letters, digits, inner apostrophes, periods and hyphens) or a lone "#".
+const TOKEN = /[\p{L}\p{N}](?:[\p{L}\p{M}\p{N}'’.-]*[\p{L}\p{M}\p{N}.])?|#/uy;
+// Whitespace, commas and e-mail quote markers (">") between address lines.
+const GAP = /[\s,>]*/y;
+
+function tokenAt(text: string, pos: number): Token | null {
+  GAP.lastIndex = pos;
+  const g = GAP.exec(text);
+  const gapEnd = pos + (g ? g[0].length : 0);
+  TOKEN.lastIndex = gapEnd;
+  const m = TOKEN.exec(text);
+  if (!m) return null;
+  const raw = m[0];
+  return { start: gapEnd, end: gapEnd + raw.length, key: raw.replace(/\.$/, "").toLowerCase(), raw, gap: text.slice(pos, gapEnd) };
+}
+
+const isCapitalized = (raw: string) => /^\p{Lu}/u.test(raw);
+const isOrdinal = (key: string) => /^\d+(?:st|nd|rd|th)$/.test(key);
+const isNumberish = (key: string) => /^\d{1,5}[a-z]?$/.test(key);
+const newlines = (gap: string) => (gap.match(/\n/g) ?? []).length;
+// A token's end excluding a sentence period, but keeping it on abbreviations.
+const endOf = (t: Token) => (t.raw.endsWith(".") && t.key.length > 3 && !STREET_SUFFIXES.has(t.key) ? t.end - 1 : t.end);
+
+interface StreetLine {
+  start: number;
+  end: number;
+  next: number;
+}
+
+/** Number, optional directional, 1-4 name words, a suffix, optional directional and unit. */
+function streetLineAt(text: string, number: Token): StreetLine | null {
+  let t = tokenAt(text, number.end);
+  if (!t || /\n/.test(t.gap) || t.gap.includes(",")) return null;
+  if (DIRECTIONALS.has(t.key) && isCapitalized(t.raw)) {
+    const n = tokenAt(text, t.end);
+    // "123 North Street": the directional is the name.
+    if (n && !STREET_SUFFIXES.has(n.key)) t = n;
+  }
+  let names = 0;
+  let suffix: Token | null = null;
+  for (let i = 0; i < 5 && t; i++) {
+    if (/\n/.test(t.gap) || t.gap.includes(",")) return null;
+    if (names > 0 && STREET_SUFFIXES.has(t.key)) {
+      suffix = t;
+      break;
+    }
+    if (!(isCapitalized(t.raw) || isOrdinal(t.key) || /^\d+$/.test(t.key))) return null;
+    names++;
+    t = tokenAt(text, t.end);
+  }
+  if (!suffix) return null;
+  let end = suffix.end;
+  let next = suffix.end;
+  let u = tokenAt(text, next);
+  if (u && DIRECTIONALS.has(u.key) && u.raw.length <= 3 && !/\n/.test(u.gap) && !u.gap.includes(",")) {
+    end = u.end;
+    next = u.end;
+    u = tokenAt(text, next);
+  }
+  // Unit: "Apt. 5", "Suite 100", "# 12", "Apt #3B", possibly after a comma or on the next line.
+  if (u && UNIT_WORDS.has(u.key) && newlines(u.gap) <= 1) {
+    let id = tokenAt(text, u.end);
+    if (id && id.key === "#") id = tokenAt(text, id.end);
+    if (id && /^[\p{N}\p{L}]{1,6}(?:-\d{1,4})?$/u.test(id.key) && /\d/.test(id.key) && !/\n/.test(id.gap)) {
+      end = id.end;
+      next = id.end;
+    }
+  }
+  return { start: number.start, end, next };
+}
+
+interface Place {
+  end: number;
+  city: boolean;
+  state: boolean;
+  zip: boolean;
+}
+
+/** "City, ST 12345", "City\nST\n12345", "City, State Name 12345-1234" after `pos`. */
+function placeAt(text: string, pos: number, needCity: boolean): Place | null {
+  let t = tokenAt(text, pos);
+  if (!t || newlines(t.gap) > 2) return null;
+  let city = 0;
+  let cityEnd = pos;
+  // City: up to three capitalized words, ending before a comma, a newline or a state.
+  while (t && city < 3 && isCapitalized(t.raw) && !STATE_CODES.has(t.raw) && !/\d/.test(t.key) && !UNIT_WORDS.has(t.key)) {
+    if (city > 0 && (t.gap.includes(",") || /\n/.test(t.gap))) break;
+    if (city > 0 && stateNameAt(text, t)) break;
+    city++;
+    cityEnd = endOf(t);
+    t = tokenAt(text, t.end);
+  }
+  if (needCity && city === 0) return null;
+  let state = false;
+  let end = cityEnd;
+  if (t && newlines(t.gap) <= 2) {
+    if (STATE_CODES.has(t.raw) && (city > 0 || !needCity)) {
+      state = true;
+      end = t.end;
+      t = tokenAt(text, t.end);
+    } else {
+      const named = stateNameAt(text, t);
+      if (named) {
+        state = true;
+        end = named.end;
+        t = tokenAt(text, named.end);
+      }
+    }
+  }
+  let zip = false;
+  if (t && newlines(t.gap) <= 2 && /^\d{5}(?:-\d{4})?$/.test(t.raw) && (state || city > 0)) {
+    zip = true;
+    end = t.end;
+  }
+  if (!state && !zip) return null;
+  return { end, city: city > 0, state, zip };
+}
+
+function stateNameAt(text: string, t: Token): { end: number } | null {
+  if (!isCapitalized(t.raw)) return null;
+  let name = t.key;
+  let end = endOf(t);
+  if (STATE_NAMES.has(name)) {
+    // "West Virginia", "New York": prefer the longer name.
+    const n = tokenAt(text, t.end);
+    if (n && !/\n/.test(n.gap) && STATE_NAMES.has(`${name} ${n.key}`)) return { end: endOf(n) };
+    return { end };
+  }
+  let cur = t;
+  for (let i = 0; i < 2; i++) {
+    const n = tokenAt(text, cur.end);
+    if (!n || /\n/.test(n.gap) || n.gap.includes(",")) return null;
+    name = `${name} ${n.key}`;
+    end = endOf(n);
+    if (STATE_NAMES.has(name)) return { end };
+    cur = n;
+  }
+  return null;
+}
+
+const NUMBER_START = /(?<![\p{L}\p{N}])\d{1,6}(?:-?[A-Za-z])?(?:-\d{1,5})?(?![\p{L}\p{N}])/gu;
+const PO_BOX = /\b(?:P\.? ?O\.?|Post Office)\s?Box\s+#?\d{1,8}\b/gi;
+const CITY_STATE_ZIP = /\b\p{Lu}[\p{L}\p{M}'.-]*(?: \p{Lu}[\p{L}\p{M}'.-]*){0,2},? (?:[A-Z]{2}) \d{5}(?:-\d{4})?\b/gu;
+
+function levelOf(place: Place | null, context: boolean): Level {
+  let level: Level = "l3_likely";
+  if (place?.state && place.zip) level = "l1_confident";
+  else if (place && (place.zip || (place.city && place.state))) level = "l2_very_likely";
+  if (context) level = stronger(level);
+  return level;
+}
+
+export function findAddresses(text: string): Finding[] {
+  const out: Finding[] = [];
+  let covered = 0;
+  for (const m of text.matchAll(NUMBER_START)) {
+    if (m.index < covered) continue;
+    const number: Token = { start: m.index, end: m.index + m[0].length, key: m[0].toLowerCase(), raw: m[0], gap: "" };
+    if (!isNumberish(number.key.replace(/-\d+$/, "")) && !/^\d+-\d+$/.test(number.key)) continue;
+    const street = streetLineAt(text, number);
+    if (!street) continue;
+    const place = placeAt(text, street.next, true);
+    const end = place ? place.end : street.end;
+    const context = CONTEXT.test(before(text, street.start, 40));
+    out.push({ start: street.start, end, level: levelOf(place, context), labels: ["street"] });
+    covered = end;
+  }
+  for (const m of text.matchAll(PO_BOX)) {
+    if (out.some((f) => f.start < m.index + m[0].length && m.index < f.end)) continue;
+    const place = placeAt(text, m.index + m[0].length, true);
+    const end = place ? place.end : m.index + m[0].length;
+    const context = CONTEXT.test(before(text, m.index, 40));
+    out.push({ start: m.index, end, level: levelOf(place, context), labels: ["po_box"] });
+  }
+  for (const m of text.matchAll(CITY_STATE_ZIP)) {
+    const end = m.index + m[0].length;
+    if (out.some((f) => f.start < end && m.index < f.end)) continue;
+    const code = /([A-Z]{2}) \d{5}/.exec(m[0]);
+    if (!code || !STATE_CODES.has(code[1]) || isWordChar(text, end)) continue;
+    out.push({ start: m.index, end, level: "l4_less_likely", labels: ["city_state_zip"] });
+  }
+  return out;
+}
+
+export function detectAddress(text: string): Detection {
+  return toDetection(findAddresses(text));
+}

@@ -1,0 +1,59 @@
+// pii/us_social_security_number: AAA-GG-SSSS, AAA GG SSSS, or nine digits
+// in a row, with the Social Security Administration's structural rules:
+// area 000, 666 and 900-999 were never issued, nor group 00 or serial 0000;
+// numbers published in advertising and examples (078-05-1120 from a 1938
+// wallet insert, 219-09-9999 from an SSA pamphlet, 123-45-6789) are refused.
+//
+// Levels (context = "SSN", "social security", "SS#", "taxpayer id" ... within
+// 60 characters before the number):
+//   dashed, context -> l1; dashed -> l2
+//   spaced, context -> l1; spaced -> l3 (groups of 3-2-4 also appear in
+//     other identifiers and phone-like numbers)
+//   nine digits, context -> l2; nine digits alone -> not reported (any
+//     9-digit number - order ids, zip+4 without dash - would match)
+import type { Detection } from "../../detector.js";
+import { type Finding, before, isWordChar, toDetection } from "../findings.js";
+
+export const ssnTypes = ["pii/us_social_security_number"] as const;
+
+const DELIMITED = /(?<![\d-])(\d{3})([- ])(\d{2})\2(\d{4})(?![\d-])/g;
+const UNDELIMITED = /(?<![\d-])\d{9}(?![\d-])/g;
+const CONTEXT = /\b(?:ssn|ssns|ss ?#|ss no|social security|social sec|soc\.? ?sec|ssa|taxpayer id|tax id|tin|itin)\b|\bsocial\b/;
+
+const KNOWN_PUBLIC = new Set(["078051120", "219099999", "123456789", "111111111", "333333333", "987654320"]);
+
+export function ssnStructurallyValid(digits: string): boolean {
+  const area = Number(digits.slice(0, 3));
+  const group = Number(digits.slice(3, 5));
+  const serial = Number(digits.slice(5));
+  if (area === 0 || area === 666 || area >= 900) return false;
+  if (group === 0 || serial === 0) return false;
+  return !KNOWN_PUBLIC.has(digits);
+}
+
+export function findSsns(text: string): Finding[] {
+  const out: Finding[] = [];
+  for (const m of text.matchAll(DELIMITED)) {
+    const start = m.index;
+    const end = start + m[0].length;
+    if (isWordChar(text, start - 1) || isWordChar(text, end)) continue;
+    const digits = m[1] + m[3] + m[4];
+    if (!ssnStructurallyValid(digits)) continue;
+    const context = CONTEXT.test(before(text, start, 60));
+    const level = context ? "l1_confident" : m[2] === "-" ? "l2_very_likely" : "l3_likely";
+    out.push({ start, end, level });
+  }
+  for (const m of text.matchAll(UNDELIMITED)) {
+    const start = m.index;
+    const end = start + 9;
+    if (isWordChar(text, start - 1) || isWordChar(text, end)) continue;
+    if (!ssnStructurallyValid(m[0])) continue;
+    if (!CONTEXT.test(before(text, start, 60))) continue;
+    out.push({ start, end, level: "l2_very_likely" });
+  }
+  return out;
+}
+
+export function detectSsn(text: string): Detection {
+  return toDetection(findSsns(text));
+}

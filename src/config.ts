@@ -13,6 +13,15 @@ export interface Config {
   bootstrapPlatformKey?: string;
   bootstrapScreeningKey?: string;
   logLevel: string;
+  /** Per-key sustained requests per second (0: no limit) and burst. */
+  rateLimitPerSecond: number;
+  rateLimitBurst: number;
+  /** A request still running after this answers 504. */
+  requestTimeoutMs: number;
+  /** Most messages (and, separately, tool definitions) one screening request may carry. */
+  maxMessages: number;
+  /** Serve Prometheus metrics at /metrics. */
+  metrics: boolean;
 }
 
 function int(env: NodeJS.ProcessEnv, name: string, fallback: number, min: number, max: number): number {
@@ -38,5 +47,10 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     bootstrapPlatformKey: env.PARAPET_BOOTSTRAP_PLATFORM_KEY || undefined,
     bootstrapScreeningKey: env.PARAPET_BOOTSTRAP_SCREENING_KEY || undefined,
     logLevel: env.LOG_LEVEL || "info",
+    rateLimitPerSecond: int(env, "PARAPET_RATE_LIMIT_RPS", 5000, 0, 1_000_000),
+    rateLimitBurst: int(env, "PARAPET_RATE_LIMIT_BURST", 10_000, 1, 10_000_000),
+    requestTimeoutMs: int(env, "PARAPET_REQUEST_TIMEOUT_MS", 30_000, 100, 600_000),
+    maxMessages: int(env, "PARAPET_MAX_MESSAGES", 1000, 1, 100_000),
+    metrics: (env.PARAPET_METRICS ?? "on") !== "off",
   };
 }

@@ -11,8 +11,23 @@ import { LogService } from "../../gen/parapet/v1/logs_pb.js";
 import { PolicyService } from "../../gen/parapet/v1/policies_pb.js";
 import { ProjectService } from "../../gen/parapet/v1/projects_pb.js";
 import { RetiredPolicyService } from "../../gen/parapet/v1/retired_policies_pb.js";
+import {
+  CreateCustomGuardrailRequestSchema,
+  UpdateCustomGuardrailRequestSchema,
+  type CreateCustomGuardrailRequest,
+  type UpdateCustomGuardrailRequest,
+} from "../../gen/parapet/v1/custom_guardrails_pb.js";
+import {
+  CreatePolicyRequestSchema,
+  UpdatePolicyRequestSchema,
+  type CreatePolicyRequest,
+  type UpdatePolicyRequest,
+} from "../../gen/parapet/v1/policies_pb.js";
+import { guardrailViolations } from "../custom-guardrails/service.js";
 import { retiredPolicyService } from "../policies/retired.js";
+import { policyRequestViolations } from "../policies/validation.js";
 import { registerReflection } from "../server/reflection.js";
+import type { CrossFieldRules } from "./interceptors/validation.js";
 
 export interface ServiceImpls {
   policies?: Partial<ServiceImpl<typeof PolicyService>>;
@@ -22,6 +37,14 @@ export interface ServiceImpls {
   logs?: Partial<ServiceImpl<typeof LogService>>;
   analytics?: Partial<ServiceImpl<typeof AnalyticsService>>;
 }
+
+/** Rules spanning fields, run by the validation interceptor beside the proto rules. */
+export const crossFieldRules: CrossFieldRules = {
+  [CreatePolicyRequestSchema.typeName]: (r: CreatePolicyRequest) => policyRequestViolations(r.policy),
+  [UpdatePolicyRequestSchema.typeName]: (r: UpdatePolicyRequest) => policyRequestViolations(r.policy),
+  [CreateCustomGuardrailRequestSchema.typeName]: (r: CreateCustomGuardrailRequest) => guardrailViolations(r.customGuardrail),
+  [UpdateCustomGuardrailRequestSchema.typeName]: (r: UpdateCustomGuardrailRequest) => guardrailViolations(r.customGuardrail),
+};
 
 /** Every API service, in the order reflection lists them. */
 export const apiServices: DescService[] = [
@@ -45,6 +68,11 @@ export function apiRoutes(impls: ServiceImpls) {
     router.service(GuardService, impls.guard ?? {});
     router.service(RetiredPolicyService, retiredPolicyService);
   };
+}
+
+/** The gRPC / Connect paths of every API method, e.g. `/parapet.v1.PolicyService/GetPolicy`. */
+export function rpcPaths(): Set<string> {
+  return new Set(apiServices.flatMap((s) => s.methods.map((m) => `/${s.typeName}/${m.name}`)));
 }
 
 /** API routes plus gRPC server reflection (grpcurl / buf curl). */

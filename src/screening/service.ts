@@ -10,7 +10,9 @@ import {
   type ResultItemSchema,
   type ToolResultItemSchema,
 } from "../../gen/parapet/v1/guard_pb.js";
+import { ApiError } from "../api/errors.js";
 import { callerOrg } from "../api/tenant.js";
+import type { Metrics } from "../observability/metrics.js";
 import type { AnalyticsRollups } from "../analytics/rollups.js";
 import type { Organizations } from "../auth/organizations.js";
 import type { CustomGuardrails } from "../custom-guardrails/repository.js";
@@ -33,6 +35,9 @@ export interface GuardServiceDeps {
   rollups: AnalyticsRollups;
   registry: DetectorRegistry;
   modelVersion: string;
+  /** Most messages, and most tool definitions, one request may carry. */
+  maxMessages: number;
+  metrics?: Metrics;
 }
 
 /** Detector types whose matches are returned as payload spans. */
@@ -95,6 +100,9 @@ export function guardService(deps: GuardServiceDeps): ServiceImpl<typeof GuardSe
   const cache = new GuardrailCache();
 
   async function run(ctx: HandlerContext, projectId: string | undefined, messages: Message[], tools: Parameters<typeof partsOf>[1]) {
+    if (messages.length > deps.maxMessages || tools.length > deps.maxMessages) {
+      throw new ApiError("validation_failed", `validation failed: a request may carry at most ${deps.maxMessages} messages and ${deps.maxMessages} tools`);
+    }
     const org = await callerOrg(ctx, deps.orgs);
     const resolved = await resolvePolicy(deps, org, projectId);
     const policy = { id: resolved.policy._id, threshold: resolved.policy.default_threshold, detectors: resolved.policy.detectors };
@@ -111,7 +119,10 @@ export function guardService(deps: GuardServiceDeps): ServiceImpl<typeof GuardSe
       const metadata = req.metadata ? JSON.stringify(req.metadata) : "{}";
       const log = logOf(requestUuid, at, org._id, resolved, flagged, screening, req.messages, metadata);
       // Durable before the answer: a caller that saw this response finds its log.
+      const writeStarted = performance.now();
       await Promise.all([deps.logs.append(log), deps.rollups.record(org._id, resolved.project._id, at, log.fired)]);
+      deps.metrics?.storageLatency.observe((performance.now() - writeStarted) / 1000);
+      for (const type of log.fired) deps.metrics?.detections.inc({ detector_type: type });
 
       const base = { projectId: resolved.project._id, policyId: resolved.policy._id };
       return {

@@ -6,16 +6,20 @@ import { v7 as uuidv7 } from "uuid";
 import { requestIdHeader } from "../api/context.js";
 import type { Logger } from "../observability/logger.js";
 import { probe, probePaths, type ProbeState } from "./probes.js";
-import { sendError, type RestHandler } from "./rest/handler.js";
+import type { Metrics } from "../observability/metrics.js";
+import { sendError, type Rest } from "./rest/handler.js";
 
 type Req = IncomingMessage | Http2ServerRequest;
 type Res = ServerResponse | Http2ServerResponse;
 
 export interface HttpHandlerParts {
-  rest: { handle: RestHandler; matches: (path: string) => boolean };
+  rest: Rest;
   connect: (req: Req, res: Res) => void;
+  /** Paths the Connect adapter serves (`/parapet.v1.PolicyService/GetPolicy`, ...), for metric labels. */
+  rpcPaths: Set<string>;
   probes: ProbeState;
   log: Logger;
+  metrics?: Metrics;
 }
 
 export function createHttpHandler(parts: HttpHandlerParts) {
@@ -27,11 +31,24 @@ export function createHttpHandler(parts: HttpHandlerParts) {
     req.headers[requestIdHeader] = requestId;
     res.setHeader("X-Request-Id", requestId);
     const path = (req.url ?? "/").split("?")[0];
+    const template = parts.rest.templateOf(path);
+    const endpoint = template
+      ? `${req.method} ${template}`
+      : parts.rpcPaths.has(path) || probePaths.has(path) || path === "/metrics"
+        ? path
+        : "unmatched";
+    const metrics = parts.metrics;
+    metrics?.inFlight.inc();
 
-    res.once("finish", () => {
-      if (probePaths.has(path)) return;
-      const ms = Number(process.hrtime.bigint() - started) / 1e6;
-      parts.log.info({ request_id: requestId, method: req.method, path, status: res.statusCode, ms: Math.round(ms * 100) / 100 }, "request");
+    // "close" fires for finished and for aborted responses alike.
+    res.once("close", () => {
+      metrics?.inFlight.dec();
+      if (probePaths.has(path) || path === "/metrics") return;
+      const seconds = Number(process.hrtime.bigint() - started) / 1e9;
+      metrics?.requests.inc({ endpoint, status: String(res.statusCode) });
+      metrics?.latency.observe({ endpoint }, seconds);
+      // Ids, route and outcome only: never bodies, screened content or keys.
+      parts.log.info({ request_id: requestId, method: req.method, endpoint, status: res.statusCode, ms: Math.round(seconds * 1e5) / 100 }, "request");
     });
 
     const fail = (err: unknown) => {
@@ -50,7 +67,18 @@ export function createHttpHandler(parts: HttpHandlerParts) {
         .catch(fail);
       return;
     }
-    if (parts.rest.matches(path)) {
+    if (path === "/metrics" && metrics) {
+      metrics.registry
+        .metrics()
+        .then((text) => {
+          res.setHeader("content-type", metrics.registry.contentType);
+          res.writeHead(200);
+          res.end(text);
+        })
+        .catch(fail);
+      return;
+    }
+    if (template) {
       parts.rest.handle(req, res, requestId).catch(fail);
       return;
     }

@@ -2,12 +2,13 @@
 import type { Interceptor } from "@connectrpc/connect";
 import { accessOf } from "../../auth/access.js";
 import type { ApiKeys } from "../../auth/api-keys.js";
+import type { RateLimiter } from "../../auth/rate-limit.js";
 import { principalKey } from "../context.js";
 import { ApiError } from "../errors.js";
 
 const bearer = /^Bearer\s+(\S+)\s*$/i;
 
-export function authInterceptor(keys: ApiKeys): Interceptor {
+export function authInterceptor(keys: ApiKeys, limiter?: RateLimiter): Interceptor {
   return (next) => async (req) => {
     const access = accessOf(req.method);
     if (access.audience === "public") return next(req);
@@ -26,6 +27,10 @@ export function authInterceptor(keys: ApiKeys): Interceptor {
     }
     if (access.write && key.scope === "read-only") {
       throw new ApiError("forbidden", "this API key is read-only and the endpoint writes");
+    }
+    const wait = limiter?.take(key._id) ?? 0;
+    if (wait > 0) {
+      throw new ApiError("rate_limited", `rate limit exceeded for this API key; retry in ${wait} s`, { "retry-after": String(wait) });
     }
     req.contextValues.set(principalKey, { orgId: key.org_id, keyId: key._id, kind: key.kind, scope: key.scope });
     return next(req);

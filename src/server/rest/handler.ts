@@ -100,7 +100,13 @@ function connectErrorToRest(err: ConnectError, requestId: string): { status: num
   return { status: detail.httpStatus, body: errorBody(detail.error, e.rawMessage, requestId, detail.httpStatus), headers };
 }
 
-export function createRestHandler(options: RestOptions): { handle: RestHandler; matches: (path: string) => boolean } {
+export interface Rest {
+  handle: RestHandler;
+  /** The path template serving `path`, or null when no REST route has it. */
+  templateOf(path: string): string | null;
+}
+
+export function createRestHandler(options: RestOptions): Rest {
   const routes = buildRoutes(options.services);
   const transport: Transport = createRouterTransport(options.routes, {
     router: { interceptors: options.interceptors },
@@ -187,6 +193,6 @@ export function createRestHandler(options: RestOptions): { handle: RestHandler; 
 
   return {
     handle,
-    matches: (path: string) => find(path).length > 0,
+    templateOf: (path: string) => find(path)[0]?.route.rule.pathTemplate ?? null,
   };
 }

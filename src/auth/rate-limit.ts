@@ -1,0 +1,32 @@
+// Per-key request rate limit (issue 8): a token bucket per API key id, refilled
+// continuously. Buckets live in this process: with several replicas each
+// enforces the limit on its own share of traffic.
+export class RateLimiter {
+  private readonly buckets = new Map<string, { tokens: number; at: number }>();
+
+  constructor(
+    /** Sustained requests per second per key; 0 disables the limit. */
+    private readonly perSecond: number,
+    private readonly burst: number,
+    private readonly now: () => number = () => performance.now(),
+  ) {}
+
+  /** 0 when the request may go ahead, otherwise the seconds until a token is available. */
+  take(key: string): number {
+    if (this.perSecond <= 0) return 0;
+    const t = this.now();
+    let b = this.buckets.get(key);
+    if (!b) {
+      if (this.buckets.size > 100_000) this.buckets.clear();
+      b = { tokens: this.burst, at: t };
+      this.buckets.set(key, b);
+    }
+    b.tokens = Math.min(this.burst, b.tokens + ((t - b.at) / 1000) * this.perSecond);
+    b.at = t;
+    if (b.tokens >= 1) {
+      b.tokens -= 1;
+      return 0;
+    }
+    return Math.max(1, Math.ceil((1 - b.tokens) / this.perSecond));
+  }
+}

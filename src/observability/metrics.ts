@@ -1,0 +1,52 @@
+// Prometheus metrics at /metrics (issue 8). Labels are bounded: endpoints are
+// route templates or RPC paths the service registers, never raw URLs.
+import { Counter, Gauge, Histogram, Registry, collectDefaultMetrics } from "prom-client";
+
+export class Metrics {
+  readonly registry = new Registry();
+
+  readonly requests = new Counter({
+    name: "parapet_http_requests_total",
+    help: "Requests answered, by endpoint (route template or RPC) and HTTP status.",
+    labelNames: ["endpoint", "status"] as const,
+    registers: [this.registry],
+  });
+
+  readonly latency = new Histogram({
+    name: "parapet_http_request_duration_seconds",
+    help: "Time from request start to response end, by endpoint.",
+    labelNames: ["endpoint"] as const,
+    buckets: [0.0005, 0.001, 0.0025, 0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5, 5],
+    registers: [this.registry],
+  });
+
+  readonly detections = new Counter({
+    name: "parapet_detections_total",
+    help: "Detector firings in screening requests, by detector type.",
+    labelNames: ["detector_type"] as const,
+    registers: [this.registry],
+  });
+
+  readonly storageLatency = new Histogram({
+    name: "parapet_storage_write_duration_seconds",
+    help: "Durable write time of the request log and analytics event of a screening request.",
+    buckets: [0.0005, 0.001, 0.0025, 0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 1],
+    registers: [this.registry],
+  });
+
+  readonly inFlight = new Gauge({
+    name: "parapet_requests_in_flight",
+    help: "Requests being processed.",
+    registers: [this.registry],
+  });
+
+  readonly screeningQueue = new Gauge({
+    name: "parapet_screening_queue_depth",
+    help: "Screening jobs waiting for a worker thread.",
+    registers: [this.registry],
+  });
+
+  constructor() {
+    collectDefaultMetrics({ register: this.registry, prefix: "parapet_" });
+  }
+}

@@ -1,0 +1,32 @@
+// Every repository on one database: the only objects that touch storage.
+import { AnalyticsRollups } from "./analytics/rollups.js";
+import { ApiKeys } from "./auth/api-keys.js";
+import { Organizations } from "./auth/organizations.js";
+import { CustomGuardrails } from "./custom-guardrails/repository.js";
+import { GuardLogs } from "./logs/repository.js";
+import { Policies } from "./policies/repository.js";
+import { Projects } from "./projects/repository.js";
+import type { Database } from "./storage/collection.js";
+
+export interface Repositories {
+  orgs: Organizations;
+  keys: ApiKeys;
+  policies: Policies;
+  projects: Projects;
+  guardrails: CustomGuardrails;
+  logs: GuardLogs;
+  rollups: AnalyticsRollups;
+}
+
+/** Opens (and on first use creates, with their indexes) every collection. */
+export async function openRepositories(db: Database, retentionSeconds: number): Promise<Repositories> {
+  return {
+    orgs: await Organizations.open(db),
+    keys: await ApiKeys.open(db),
+    policies: await Policies.open(db),
+    projects: await Projects.open(db),
+    guardrails: await CustomGuardrails.open(db),
+    logs: await GuardLogs.open(db, retentionSeconds),
+    rollups: await AnalyticsRollups.open(db, retentionSeconds),
+  };
+}

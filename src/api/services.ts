@@ -11,6 +11,7 @@ import { LogService } from "../../gen/parapet/v1/logs_pb.js";
 import { PolicyService } from "../../gen/parapet/v1/policies_pb.js";
 import { ProjectService } from "../../gen/parapet/v1/projects_pb.js";
 import { RetiredPolicyService } from "../../gen/parapet/v1/retired_policies_pb.js";
+import { SystemService } from "../../gen/parapet/v1/system_pb.js";
 import {
   CreateCustomGuardrailRequestSchema,
   UpdateCustomGuardrailRequestSchema,
@@ -55,6 +56,7 @@ export const apiServices: DescService[] = [
   AnalyticsService,
   GuardService,
   RetiredPolicyService,
+  SystemService,
 ];
 
 export function apiRoutes(impls: ServiceImpls) {
@@ -67,6 +69,7 @@ export function apiRoutes(impls: ServiceImpls) {
     router.service(AnalyticsService, impls.analytics ?? {});
     router.service(GuardService, impls.guard ?? {});
     router.service(RetiredPolicyService, retiredPolicyService);
+    router.service(SystemService, { ping: (req) => ({ messages: req.messages.length }) });
   };
 }
 

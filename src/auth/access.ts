@@ -6,6 +6,7 @@
 import { MethodOptions_IdempotencyLevel } from "@bufbuild/protobuf/wkt";
 import type { DescMethod } from "@bufbuild/protobuf";
 import { GuardService } from "../../gen/parapet/v1/guard_pb.js";
+import { SystemService } from "../../gen/parapet/v1/system_pb.js";
 
 export type Audience =
   /** No key needed (server reflection: schema only, no data). */
@@ -25,6 +26,7 @@ export interface Access {
 export function accessOf(method: DescMethod): Access {
   const service = method.parent.typeName;
   if (service.startsWith("grpc.reflection.")) return { audience: "public", write: false };
+  if (service === SystemService.typeName) return { audience: "screening-or-platform", write: false };
   if (service === GuardService.typeName) {
     return method.name === GuardService.method.guard.name
       ? { audience: "screening", write: false }

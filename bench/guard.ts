@@ -1,0 +1,161 @@
+// `npm run bench:guard`: POST /v2/guard on a real service (embedded engine,
+// default policy = every detector, request logs on) over HTTP and gRPC,
+// sequentially and at 64 connections, beside the no-op POST /v1/ping of the
+// same server. Prints p50/p95/p99 latency, requests/s and the server's memory.
+import { spawn, type ChildProcess } from "node:child_process";
+import { mkdtemp, readFile, rm } from "node:fs/promises";
+import http from "node:http";
+import net from "node:net";
+import { cpus, tmpdir } from "node:os";
+import path from "node:path";
+import { createClient } from "@connectrpc/connect";
+import { createGrpcTransport } from "@connectrpc/connect-node";
+import { GuardService } from "../gen/parapet/v1/guard_pb.js";
+import { conversation } from "./conversation.js";
+
+const root = path.resolve(import.meta.dirname, "..");
+const KEY = "psk_bench_key_0000000000000000000000000000";
+const quick = process.argv.includes("--quick");
+
+async function freePort(): Promise<number> {
+  return new Promise((resolve) => {
+    const s = net.createServer().listen(0, "127.0.0.1", () => {
+      const port = (s.address() as net.AddressInfo).port;
+      s.close(() => resolve(port));
+    });
+  });
+}
+
+async function startServer(): Promise<{ child: ChildProcess; port: number; dataDir: string }> {
+  const dataDir = await mkdtemp(path.join(tmpdir(), "parapet-bench-"));
+  const port = await freePort();
+  const child = spawn(process.execPath, ["--import", "tsx", path.join(root, "src/main.ts")], {
+    cwd: root,
+    env: { ...process.env, PORT: String(port), HOST: "127.0.0.1", PARAPET_DATA_DIR: dataDir, PARAPET_BOOTSTRAP_SCREENING_KEY: KEY, PARAPET_RATE_LIMIT_RPS: "0", LOG_LEVEL: "info" },
+    stdio: ["ignore", "ignore", "inherit"],
+  });
+  for (let i = 0; i < 200; i++) {
+    const ok = await fetch(`http://127.0.0.1:${port}/readyz`).then((r) => r.ok, () => false);
+    if (ok) return { child, port, dataDir };
+    await new Promise((r) => setTimeout(r, 100));
+  }
+  child.kill("SIGKILL");
+  throw new Error("server did not become ready");
+}
+
+async function rssMb(pid: number): Promise<{ rss: number; peak: number }> {
+  const status = await readFile(`/proc/${pid}/status`, "utf8");
+  const kb = (name: string) => Number(new RegExp(`${name}:\\s+(\\d+)`).exec(status)?.[1] ?? 0);
+  return { rss: kb("VmRSS") / 1024, peak: kb("VmHWM") / 1024 };
+}
+
+interface Result {
+  name: string;
+  count: number;
+  seconds: number;
+  latencies: number[];
+}
+
+function percentile(sorted: number[], p: number): number {
+  return sorted[Math.min(sorted.length - 1, Math.floor((p / 100) * sorted.length))];
+}
+
+function line(r: Result): string {
+  const s = [...r.latencies].sort((a, b) => a - b);
+  const f = (x: number) => x.toFixed(2).padStart(8);
+  return `${r.name.padEnd(44)} ${String(r.count).padStart(6)} ${f(percentile(s, 50))} ${f(percentile(s, 95))} ${f(percentile(s, 99))} ${(r.count / r.seconds).toFixed(0).padStart(8)}`;
+}
+
+function post(agent: http.Agent, port: number, p: string, body: string): Promise<number> {
+  return new Promise((resolve, reject) => {
+    const started = performance.now();
+    const req = http.request(
+      { host: "127.0.0.1", port, path: p, method: "POST", agent, headers: { "content-type": "application/json", authorization: `Bearer ${KEY}`, "content-length": Buffer.byteLength(body) } },
+      (res) => {
+        res.resume();
+        res.on("end", () => (res.statusCode === 200 ? resolve(performance.now() - started) : reject(new Error(`HTTP ${res.statusCode}`))));
+      },
+    );
+    req.on("error", reject);
+    req.end(body);
+  });
+}
+
+/** `count` requests over `concurrency` connections, each connection sending its next request when the last one answered. */
+async function drive(name: string, concurrency: number, count: number, send: () => Promise<number>): Promise<Result> {
+  const latencies: number[] = [];
+  let next = 0;
+  const started = performance.now();
+  await Promise.all(
+    Array.from({ length: concurrency }, async () => {
+      while (next < count) {
+        next++;
+        latencies.push(await send());
+      }
+    }),
+  );
+  return { name, count, seconds: (performance.now() - started) / 1000, latencies };
+}
+
+async function main() {
+  const { child, port, dataDir } = await startServer();
+  const agent = new http.Agent({ keepAlive: true, maxSockets: 64 });
+  const results: Result[] = [];
+  const bodies = new Map([1_000, 10_000, 50_000].map((n) => [n, JSON.stringify({ messages: conversation(n, 42) })]));
+  const scale = quick ? 0.1 : 1;
+  const n = (x: number) => Math.max(10, Math.round(x * scale));
+  try {
+    // Warm-up: JIT, lazy model loading, first journal segment.
+    await drive("warm-up", 8, n(300), () => post(agent, port, "/v2/guard", bodies.get(1_000)!));
+
+    for (const [chars, seqCount] of [[1_000, 2000], [10_000, 400], [50_000, 100]] as const) {
+      const body = bodies.get(chars)!;
+      results.push(await drive(`HTTP guard ${chars} chars, sequential`, 1, n(seqCount), () => post(agent, port, "/v2/guard", body)));
+      results.push(await drive(`HTTP ping  ${chars} chars, sequential`, 1, n(seqCount), () => post(agent, port, "/v1/ping", body)));
+    }
+    const body1k = bodies.get(1_000)!;
+    results.push(await drive("HTTP guard 1000 chars, 64 connections", 64, n(10_000), () => post(agent, port, "/v2/guard", body1k)));
+    results.push(await drive("HTTP ping  1000 chars, 64 connections", 64, n(10_000), () => post(agent, port, "/v1/ping", body1k)));
+    results.push(await drive("HTTP guard 10000 chars, 64 connections", 64, n(2_000), () => post(agent, port, "/v2/guard", bodies.get(10_000)!)));
+
+    // Small requests beside large ones: does a 50k-character screening stall the rest?
+    const big = bodies.get(50_000)!;
+    let stop = false;
+    const background = Promise.all(
+      Array.from({ length: 4 }, async () => {
+        while (!stop) await post(agent, port, "/v2/guard", big);
+      }),
+    );
+    results.push(await drive("HTTP guard 1000 chars, 16 conns + 4x50k beside", 16, n(2_000), () => post(agent, port, "/v2/guard", body1k)));
+    stop = true;
+    await background;
+
+    const grpc = createClient(GuardService, createGrpcTransport({ baseUrl: `http://127.0.0.1:${port}`, interceptors: [(next) => (req) => (req.header.set("authorization", `Bearer ${KEY}`), next(req))] }));
+    const messages1k = JSON.parse(body1k).messages;
+    const grpcCall = async () => {
+      const t = performance.now();
+      await grpc.guard({ messages: messages1k });
+      return performance.now() - t;
+    };
+    results.push(await drive("gRPC guard 1000 chars, sequential", 1, n(2_000), grpcCall));
+    results.push(await drive("gRPC guard 1000 chars, 64 streams", 64, n(10_000), grpcCall));
+
+    const mem = await rssMb(child.pid!);
+    console.log(`machine: ${cpus().length} cores (${cpus()[0]?.model.trim()}), Node ${process.version}; server and load generator share the machine`);
+    console.log(`${"scenario".padEnd(44)} ${"count".padStart(6)} ${"p50 ms".padStart(8)} ${"p95 ms".padStart(8)} ${"p99 ms".padStart(8)} ${"req/s".padStart(8)}`);
+    for (const r of results) console.log(line(r));
+    const rps = (name: string) => {
+      const r = results.find((x) => x.name === name)!;
+      return r.count / r.seconds;
+    };
+    console.log(`screening/no-op throughput ratio at 1000 chars, 64 connections: ${(rps("HTTP guard 1000 chars, 64 connections") / rps("HTTP ping  1000 chars, 64 connections")).toFixed(2)}`);
+    console.log(`server memory: rss ${mem.rss.toFixed(0)} MB, peak ${mem.peak.toFixed(0)} MB`);
+  } finally {
+    agent.destroy();
+    child.kill("SIGTERM");
+    await new Promise((r) => child.once("exit", r));
+    await rm(dataDir, { recursive: true, force: true });
+  }
+}
+
+await main();

@@ -1,0 +1,45 @@
+// The service as a separate process (`tsx src/main.ts`), for tests that kill,
+// restart or signal it.
+import { spawn, type ChildProcess } from "node:child_process";
+import net from "node:net";
+import path from "node:path";
+
+const root = path.resolve(import.meta.dirname, "../..");
+
+export async function freePort(): Promise<number> {
+  return new Promise((resolve) => {
+    const s = net.createServer().listen(0, "127.0.0.1", () => {
+      const port = (s.address() as net.AddressInfo).port;
+      s.close(() => resolve(port));
+    });
+  });
+}
+
+export interface ChildServer {
+  child: ChildProcess;
+  port: number;
+  url: string;
+  exited: Promise<{ code: number | null; signal: NodeJS.Signals | null }>;
+}
+
+export function spawnServer(port: number, env: Record<string, string>): ChildServer {
+  const child = spawn(process.execPath, ["--import", "tsx", path.join(root, "src/main.ts")], {
+    cwd: root,
+    env: { ...process.env, HOST: "127.0.0.1", PORT: String(port), LOG_LEVEL: "warn", ...env },
+    stdio: ["ignore", "ignore", "pipe"],
+  });
+  child.stderr?.resume();
+  const exited = new Promise<{ code: number | null; signal: NodeJS.Signals | null }>((resolve) => child.once("exit", (code, signal) => resolve({ code, signal })));
+  return { child, port, url: `http://127.0.0.1:${port}`, exited };
+}
+
+/** Resolves with the milliseconds it took until /readyz answers 200. */
+export async function waitReady(url: string, timeoutMs = 20_000): Promise<number> {
+  const started = Date.now();
+  while (Date.now() - started < timeoutMs) {
+    const ok = await fetch(`${url}/readyz`).then((r) => r.status === 200, () => false);
+    if (ok) return Date.now() - started;
+    await new Promise((r) => setTimeout(r, 25));
+  }
+  throw new Error(`service at ${url} not ready after ${timeoutMs} ms`);
+}

@@ -157,7 +157,13 @@ export class DiskTable {
   load(specs: IndexSpec[], c: DiskCapture): void {
     for (const spec of specs) this.indexes.push(new SortedIndex(spec));
     this.high = c.rows;
-    this.grow(Math.max(c.rows, 1024));
+    // Fresh arrays (never views of the snapshot buffer, see state.ts), with room to grow.
+    const cap = Math.max(1024, Math.ceil(c.rows * 1.125));
+    this.file = new Uint32Array(cap);
+    this.off = new Float64Array(cap);
+    this.len = new Uint32Array(cap);
+    this.seq = new Float64Array(cap);
+    this.alive = new Uint8Array(cap);
     this.file.set(c.file);
     this.off.set(c.off);
     this.len.set(c.len);

@@ -27,7 +27,7 @@ export type SnapshotCollection =
 interface EncodedColumn {
   ranks: Uint8Array;
   nums: Float64Array | null;
-  dict: string[] | null;
+  /** Positions in the table's dictionary (shared by all columns, so an _id in two indexes is one string). */
   codes: Int32Array | null;
 }
 
@@ -37,17 +37,17 @@ interface EncodedIndex {
   multikey: boolean;
 }
 
-export type EncodedDiskRows = Omit<DiskCapture, "indexes"> & { indexes: EncodedIndex[] };
+export type EncodedDiskRows = Omit<DiskCapture, "indexes"> & { indexes: EncodedIndex[]; dict: string[] };
 
 export function encodeDiskRows(capture: DiskCapture): EncodedDiskRows {
-  return {
-    ...capture,
-    indexes: capture.indexes.map((cols) => ({
-      columns: cols.ranks.map((ranks, f) => encodeColumn(ranks, cols.vals[f], capture.rows)),
-      order: cols.order,
-      multikey: cols.multikey,
-    })),
-  };
+  const dict: string[] = [];
+  const seen = new Map<string, number>();
+  const indexes = capture.indexes.map((cols) => ({
+    columns: cols.ranks.map((ranks, f) => encodeColumn(ranks, cols.vals[f], capture.rows, dict, seen)),
+    order: cols.order,
+    multikey: cols.multikey,
+  }));
+  return { ...capture, indexes, dict };
 }
 
 export function decodeDiskRows(rows: EncodedDiskRows): DiskCapture {
@@ -55,8 +55,10 @@ export function decodeDiskRows(rows: EncodedDiskRows): DiskCapture {
     ...rows,
     indexes: rows.indexes.map(
       (ix): IndexColumns => ({
-        ranks: ix.columns.map((c) => c.ranks),
-        vals: ix.columns.map((c) => decodeColumn(c, rows.rows)),
+        // Copies: node's v8.deserialize returns typed arrays that are views into the
+        // whole snapshot buffer, which would otherwise stay alive (100+ MB at 1M events).
+        ranks: ix.columns.map((c) => c.ranks.slice()),
+        vals: ix.columns.map((c) => decodeColumn(c, rows.rows, rows.dict)),
         order: ix.order,
         multikey: ix.multikey,
       }),
@@ -64,25 +66,19 @@ export function decodeDiskRows(rows: EncodedDiskRows): DiskCapture {
   };
 }
 
-function encodeColumn(ranks: Uint8Array, vals: KeyValue[], n: number): EncodedColumn {
+function encodeColumn(ranks: Uint8Array, vals: KeyValue[], n: number, dict: string[], seen: Map<string, number>): EncodedColumn {
   let strings = 0;
   for (let r = 0; r < n; r++) if (isStringRank(ranks[r])) strings++;
   const nums = strings < n ? new Float64Array(n) : null;
-  let dict: string[] | null = null;
-  let codes: Int32Array | null = null;
-  const seen = new Map<string, number>();
-  if (strings > 0) {
-    dict = [];
-    codes = new Int32Array(n).fill(-1);
-  }
+  const codes = strings > 0 ? new Int32Array(n).fill(-1) : null;
   for (let r = 0; r < n; r++) {
     const v = vals[r];
     if (isStringRank(ranks[r])) {
       const s = String(v);
       let code = seen.get(s);
       if (code === undefined) {
-        code = dict!.length;
-        dict!.push(s);
+        code = dict.length;
+        dict.push(s);
         seen.set(s, code);
       }
       codes![r] = code;
@@ -90,16 +86,16 @@ function encodeColumn(ranks: Uint8Array, vals: KeyValue[], n: number): EncodedCo
       nums[r] = typeof v === "number" ? v : 0;
     }
   }
-  return { ranks: ranks.subarray(0, n), nums, dict, codes };
+  return { ranks: ranks.subarray(0, n), nums, codes };
 }
 
-function decodeColumn(c: EncodedColumn, n: number): KeyValue[] {
-  if (!c.dict || !c.codes) {
+function decodeColumn(c: EncodedColumn, n: number, dict: string[]): KeyValue[] {
+  if (!c.codes) {
     // All numbers (dates, counts): a packed double array, 8 bytes a row.
     return Array.from(c.nums ?? new Float64Array(n));
   }
   const out: KeyValue[] = new Array<KeyValue>(n);
-  const { dict, codes, nums, ranks } = c;
+  const { codes, nums, ranks } = c;
   for (let r = 0; r < n; r++) out[r] = isStringRank(ranks[r]) ? dict[codes[r]] : (nums?.[r] ?? 0);
   return out;
 }

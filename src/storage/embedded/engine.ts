@@ -273,9 +273,8 @@ export class EmbeddedDatabase implements Database {
     try {
       for (const doc of docs) {
         if (!doc || typeof doc !== "object") throw new TypeError("a document must be an object");
+        if (typeof doc._id !== "string") throw new TypeError(`a document for ${table.name} needs a string _id`);
         if (table.kind === "memory") {
-          if (doc._id === undefined) throw new TypeError(`a document for ${table.name} has no _id`);
-          if (typeof doc._id !== "string") throw new TypeError(`_id must be a string (collection ${table.name})`);
           const own = structuredClone(doc);
           table.checkUnique(own);
           this.append(encodeRecord(OP_PUT, table.name, own));

@@ -57,7 +57,6 @@ export function findDocs(table: Table, filter: Filter, spec: FindSpec = {}): Doc
   const out: Doc[] = [];
   if (c.sorted) {
     let skipped = 0;
-    if (limit === 0) return out;
     for (const row of c.rows) {
       const doc = table.read(row);
       if (test && !test(doc)) continue;

@@ -6,6 +6,7 @@ import { ApiKeys, type KeyKind, type KeyScope } from "../auth/api-keys.js";
 import { DEFAULT_ORG_ID, Organizations, type Features } from "../auth/organizations.js";
 import { loadConfig } from "../config.js";
 import type { Database } from "../storage/collection.js";
+import { copyEmbeddedToMongo, exportDataDir, importInto, type MigrationSummary } from "../storage/migrate.js";
 import { openDatabase } from "../storage/open.js";
 
 const usage = `usage:
@@ -17,6 +18,9 @@ const usage = `usage:
   parapet orgs list
   parapet orgs set ORG_ID [--name NAME] [--max-policies N] [--feature NAME=on|off ...]
                           features: policies, logs_analytics, agentic
+  parapet export FILE                             embedded data directory -> NDJSON file
+  parapet import FILE                             NDJSON file -> the configured store (MONGODB_URI)
+  parapet migrate                                 embedded data directory -> MONGODB_URI directly
 Configuration comes from the same environment variables as the service
 (PARAPET_DATA_DIR, MONGODB_URI).`;
 
@@ -114,6 +118,22 @@ async function organizations(action: string | undefined, args: string[]): Promis
   });
 }
 
+function printSummary(summary: MigrationSummary): void {
+  for (const c of summary.collections) {
+    process.stdout.write(`${c.name}\t${c.documents} documents${c.skipped ? `\t${c.skipped} already present` : ""}\n`);
+  }
+}
+
+/** Moving from the embedded engine to MongoDB (docs/storage.md). */
+async function migration(command: "export" | "import" | "migrate", file: string | undefined): Promise<void> {
+  const config = loadConfig();
+  if (command !== "migrate" && !file) throw new UsageError(`${command} needs FILE`);
+  if (command === "export") return printSummary(await exportDataDir(config.dataDir, file!));
+  if (!config.mongodbUri) throw new UsageError(`${command} writes to MongoDB: set MONGODB_URI`);
+  if (command === "migrate") return printSummary(await copyEmbeddedToMongo(config.dataDir, config.mongodbUri));
+  printSummary(await withDb((db) => importInto(db, file!)));
+}
+
 async function main(argv: string[]): Promise<number> {
   const [command, action, ...rest] = argv;
   try {
@@ -126,6 +146,11 @@ async function main(argv: string[]): Promise<number> {
         return 0;
       case "orgs":
         await organizations(action, rest);
+        return 0;
+      case "export":
+      case "import":
+      case "migrate":
+        await migration(command, action);
         return 0;
       case undefined:
       case "help":

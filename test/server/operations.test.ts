@@ -111,6 +111,26 @@ describe("the parapet command", () => {
     }
   });
 
+  it("exports the embedded store to an NDJSON file; import and migrate need MONGODB_URI", async () => {
+    const dataDir = path.join(dir, "export");
+    const app = await start(dataDir, { PARAPET_BOOTSTRAP_PLATFORM_KEY: "ppk_export_test_key_0000000000000000000000" });
+    await fetch(`http://127.0.0.1:${app.port}/v1/policies`, {
+      method: "POST",
+      headers: { authorization: "Bearer ppk_export_test_key_0000000000000000000000" },
+      body: JSON.stringify({ name: "exported", default_threshold: "l1_confident", detectors: [{ type: "pii/email", location: "user::content" }] }),
+    });
+    await app.close();
+    const file = path.join(dir, "export.ndjson");
+    const { stdout } = await cli(dataDir, "export", file);
+    expect(stdout).toMatch(/^policies\t1 documents$/m);
+    expect(stdout).toMatch(/^api_keys\t\d+ documents$/m);
+    const lines = (await readFile(file, "utf8")).trim().split("\n");
+    expect(lines.some((l) => l.includes('"name":"exported"'))).toBe(true);
+    const noUri = await cli(dataDir, "import", file).catch((e) => e);
+    expect(noUri.code).toBe(2);
+    expect(noUri.stderr).toContain("MONGODB_URI");
+  });
+
   it("usage errors exit 2 with a message", async () => {
     const err = await cli(path.join(dir, "usage"), "keys", "create", "--kind", "admin").catch((e) => e);
     expect(err.code).toBe(2);

@@ -3,19 +3,14 @@
 import type { ServiceImpl } from "@connectrpc/connect";
 import type { MessageInitShape } from "@bufbuild/protobuf";
 import type { AnalyticsBucketSchema, AnalyticsService } from "../../gen/parapet/v1/analytics_pb.js";
-import { ApiError } from "../api/errors.js";
 import type { Organizations } from "../auth/organizations.js";
 import { analyticsOrg } from "../logs/service.js";
-import { parseInstant } from "../logs/time.js";
+import { invalidRequest as invalid, requireInstant } from "../logs/time.js";
 import { counterFields, type AnalyticsRollups, type Counter } from "./rollups.js";
 
 const MINUTE = 60_000;
 export const MAX_RANGE_DAYS = 180;
 export const MAX_BUCKETS = 10_000;
-
-function invalid(message: string): ApiError {
-  return new ApiError("validation_failed", `validation failed: ${message}`);
-}
 
 /** `PT{n}M`, `PT{n}H` or `P{n}D` (shape checked by the proto rule) in milliseconds. */
 export function resolutionMs(resolution: string): number {
@@ -32,12 +27,8 @@ export function analyticsService(deps: { orgs: Organizations; rollups: Analytics
   return {
     async getAnalytics(req, ctx) {
       const org = await analyticsOrg(ctx, deps.orgs);
-      const startT = parseInstant(req.startTime);
-      const endT = parseInstant(req.endTime);
-      if (!startT) throw invalid(`start_time: '${req.startTime}' is not a valid date-time`);
-      if (!endT) throw invalid(`end_time: '${req.endTime}' is not a valid date-time`);
-      const start = floorMinute(startT.toMillis());
-      const end = floorMinute(endT.toMillis());
+      const start = floorMinute(requireInstant("start_time", req.startTime).toMillis());
+      const end = floorMinute(requireInstant("end_time", req.endTime).toMillis());
       if (end <= start) throw invalid("end_time: must be strictly after start_time once both are floored to the minute");
       if (end - start > MAX_RANGE_DAYS * 1440 * MINUTE) throw invalid(`the time range may span at most ${MAX_RANGE_DAYS} days`);
       const resolution = req.resolution ?? "P1D";

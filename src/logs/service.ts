@@ -6,7 +6,7 @@ import { ApiError } from "../api/errors.js";
 import { callerOrg } from "../api/tenant.js";
 import type { Organization, Organizations } from "../auth/organizations.js";
 import { pageLogs, type GuardLogs, type StoredLog } from "./repository.js";
-import { parseInstant } from "./time.js";
+import { invalidRequest, requireInstant } from "./time.js";
 
 /** Deepest page a query may reach; beyond it the caller must narrow the time range (spec 7: 403). */
 export const MAX_OFFSET = 100_000;
@@ -15,10 +15,6 @@ export async function analyticsOrg(ctx: HandlerContext, orgs: Organizations): Pr
   const org = await callerOrg(ctx, orgs);
   if (!org.features.logs_analytics) throw new ApiError("feature_disabled", "logs and analytics are not enabled for this organization");
   return org;
-}
-
-function invalid(message: string): ApiError {
-  return new ApiError("validation_failed", `validation failed: ${message}`);
 }
 
 export function guardLogOf(l: StoredLog): MessageInitShape<typeof GuardLogSchema> {
@@ -54,11 +50,9 @@ export function logService(deps: { orgs: Organizations; logs: GuardLogs }): Serv
   return {
     async getLogs(req, ctx) {
       const org = await analyticsOrg(ctx, deps.orgs);
-      const start = parseInstant(req.startTime);
-      const end = parseInstant(req.endTime);
-      if (!start) throw invalid(`start_time: '${req.startTime}' is not a valid date-time`);
-      if (!end) throw invalid(`end_time: '${req.endTime}' is not a valid date-time`);
-      if (end <= start) throw invalid("end_time: must be after start_time");
+      const start = requireInstant("start_time", req.startTime);
+      const end = requireInstant("end_time", req.endTime);
+      if (end <= start) throw invalidRequest("end_time: must be after start_time");
       if (req.detectorTypes.includes("tool_access_control") && !org.features.agentic) {
         throw new ApiError("feature_disabled", "the tool_access_control filter needs the agentic feature, which is not enabled for this organization");
       }

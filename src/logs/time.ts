@@ -2,8 +2,15 @@
 // rule has already checked the shape; this checks the calendar (Feb 30) and
 // converts to an instant.
 import { DateTime } from "luxon";
+import { ApiError } from "../api/errors.js";
 
-export function parseInstant(value: string): DateTime | null {
+export function invalidRequest(message: string): ApiError {
+  return new ApiError("validation_failed", `validation failed: ${message}`);
+}
+
+/** The instant `value` names, or a 422 naming `field`. */
+export function requireInstant(field: string, value: string): DateTime {
   const t = DateTime.fromISO(value, { setZone: true });
-  return t.isValid ? t.toUTC() : null;
+  if (!t.isValid) throw invalidRequest(`${field}: '${value}' is not a valid date-time`);
+  return t.toUTC();
 }

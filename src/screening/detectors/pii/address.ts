@@ -25,7 +25,7 @@ export const addressTypes = ["pii/address"] as const;
 
 // USPS Publication 28, Appendix C1: primary street suffix names and the
 // abbreviations in common use (lower case, without the trailing period).
-const STREET_SUFFIXES = new Set(
+export const STREET_SUFFIXES: ReadonlySet<string> = new Set(
   (
     "alley allee aly ally anex annex anx arcade arc avenue av ave aven avenu avn avnue bayou bayoo byu beach bch bend bnd " +
     "bluff bluf blf bluffs blfs bottom bot btm bottm boulevard blvd boul boulv branch br brnch bridge brdge brg brook brk " +

@@ -5,9 +5,10 @@
 // A candidate is cut to the length its country uses (ibantools' country
 // table, which follows the SWIFT IBAN registry); the cut must fall between
 // groups, so trailing words such as "BIC" are not swallowed. Then:
-//   mod-97 and the country's BBAN format valid -> l1
-//   country and length right, checksum wrong   -> l5 (typo or fake)
-import { getCountrySpecifications, isValidIBAN } from "ibantools";
+//   mod-97, the country's BBAN format and national check digits valid -> l1
+//   mod-97 and format valid, national check digits wrong              -> l2
+//   country and length right, mod-97 wrong                            -> l5 (typo or fake)
+import { ValidationErrorsIBAN, getCountrySpecifications, validateIBAN } from "ibantools";
 import type { Detection } from "../../detector.js";
 import { type Finding, isWordChar, toDetection } from "../findings.js";
 
@@ -44,7 +45,12 @@ export function findIbans(text: string): Finding[] {
     const spaced = candidate.includes(" ");
     // Grouped form: groups of four, the last one shorter.
     if (spaced && !/^[A-Za-z0-9]{4}(?: [A-Za-z0-9]{4})*(?: [A-Za-z0-9]{1,4})?$/.test(candidate)) continue;
-    const level = isValidIBAN(compact) ? "l1_confident" : "l5_unlikely";
+    const { valid, errorCodes } = validateIBAN(compact);
+    // Only the national (bank/branch/account) check digits wrong: the IBAN's
+    // own mod-97 holds, which random digits do 1 time in 97 - an IBAN, if
+    // perhaps an invented one.
+    const nationalOnly = !valid && errorCodes.every((c) => c === ValidationErrorsIBAN.WrongAccountBankBranchChecksum);
+    const level = valid ? "l1_confident" : nationalOnly ? "l2_very_likely" : "l5_unlikely";
     out.push({ start, end, level, labels: [country] });
   }
   return out;

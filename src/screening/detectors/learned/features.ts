@@ -1,0 +1,191 @@
+// Hashed sparse features for the learned text models (issue 6): word unigrams
+// and bigrams plus character 3-5-grams, hashed with a sign bit into 2^bits
+// buckets, log-scaled counts, L2-normalized. Training and inference call the
+// same functions, so a model file is only valid with the feature version it
+// was trained with (models/manifest.json records it).
+import { expand, type Expanded } from "./text-views.js";
+
+export const FEATURE_VERSION = 2;
+
+export interface SparseVector {
+  idx: Int32Array;
+  val: Float32Array;
+}
+
+const FNV = 0x01000193;
+const SEED_WORD = 0x811c9dc5;
+const SALT_BIGRAM = 0x5bd1e995;
+const SALT_CHAR = [0, 0, 0, 0x27d4eb2f, 0x165667b1, 0x61c88647];
+
+function fmix(h: number): number {
+  h ^= h >>> 16;
+  h = Math.imul(h, 0x85ebca6b);
+  h ^= h >>> 13;
+  h = Math.imul(h, 0xc2b2ae35);
+  h ^= h >>> 16;
+  return h;
+}
+
+function isWordCode(c: number): boolean {
+  if (c < 128) return (c >= 97 && c <= 122) || (c >= 48 && c <= 57) || (c >= 65 && c <= 90);
+  // Letters of other scripts; general punctuation, CJK punctuation and surrogates' partners count as separators.
+  return !(c >= 0x2000 && c <= 0x206f) && !(c >= 0x3000 && c <= 0x303f) && c !== 0xa0;
+}
+
+/** Collects signed hashed keys (bucket * 2 + sign) into a growable buffer. */
+class KeyBuffer {
+  keys = new Int32Array(4096);
+  n = 0;
+  push(h: number, mask: number): void {
+    if (this.n === this.keys.length) {
+      const k = new Int32Array(this.keys.length * 2);
+      k.set(this.keys);
+      this.keys = k;
+    }
+    const m = fmix(h);
+    this.keys[this.n++] = ((m & mask) << 1) | (m >>> 31);
+  }
+}
+
+const scratch = new KeyBuffer();
+
+/** Hashes one folded text region into `buf`. */
+function hashRegion(s: string, from: number, to: number, mask: number, buf: KeyBuffer): void {
+  // Character n-grams over the region with runs of whitespace collapsed.
+  let prevSpace = true;
+  const codes: number[] = [];
+  for (let i = from; i < to; i++) {
+    let c = s.charCodeAt(i);
+    if (c === 32 || c === 10 || c === 9 || c === 13 || c === 0xa0) {
+      if (prevSpace) continue;
+      c = 32;
+      prevSpace = true;
+    } else prevSpace = false;
+    codes.push(c);
+  }
+  const n = codes.length;
+  for (let i = 0; i < n; i++) {
+    let h = 0x9747b28c;
+    for (let k = 0; k < 5 && i + k < n; k++) {
+      h = Math.imul(h ^ codes[i + k], FNV);
+      if (k >= 2) buf.push(h ^ SALT_CHAR[k + 1], mask);
+    }
+  }
+  // Words and bigrams.
+  let prev = 0;
+  let i = 0;
+  while (i < n) {
+    while (i < n && !isWordCode(codes[i])) i++;
+    if (i >= n) break;
+    let h = SEED_WORD;
+    while (i < n && isWordCode(codes[i])) h = Math.imul(h ^ codes[i++], FNV);
+    buf.push(h, mask);
+    if (prev !== 0) buf.push(Math.imul(prev, 31) + h + SALT_BIGRAM, mask);
+    prev = h;
+  }
+}
+
+function tokenHash(token: string): number {
+  let h = SEED_WORD;
+  for (let i = 0; i < token.length; i++) h = Math.imul(h ^ token.charCodeAt(i), FNV);
+  return h;
+}
+
+/** Sorted, merged, log-scaled, L2-normalized vector from raw signed keys. */
+function finish(keys: Int32Array, n: number): SparseVector {
+  const sorted = keys.subarray(0, n).slice().sort();
+  const idx: number[] = [];
+  const val: number[] = [];
+  let i = 0;
+  while (i < n) {
+    const bucket = sorted[i] >> 1;
+    let sum = 0;
+    while (i < n && sorted[i] >> 1 === bucket) {
+      sum += sorted[i] & 1 ? -1 : 1;
+      i++;
+    }
+    if (sum !== 0) {
+      idx.push(bucket);
+      val.push(Math.sign(sum) * (1 + Math.log(Math.abs(sum))));
+    }
+  }
+  let norm = 0;
+  for (const v of val) norm += v * v;
+  norm = Math.sqrt(norm) || 1;
+  const out: SparseVector = { idx: Int32Array.from(idx), val: new Float32Array(val.length) };
+  for (let j = 0; j < val.length; j++) out.val[j] = val[j] / norm;
+  return out;
+}
+
+export interface TextFeatures {
+  /** The whole text (with decoded views and markers). */
+  whole: SparseVector;
+  /** Windows of long texts, each with its range in the input; empty for short texts. */
+  chunks: { start: number; end: number; vec: SparseVector }[];
+  expanded: Expanded;
+}
+
+/** Texts longer than this are also scored window by window (an injection in a long document). */
+export const CHUNK_OVER = 700;
+const CHUNK_TARGET = 400;
+
+/** Window boundaries: cut at line or sentence ends near the target size. */
+export function chunkRanges(text: string): { start: number; end: number }[] {
+  const out: { start: number; end: number }[] = [];
+  let start = 0;
+  while (start < text.length) {
+    let end = Math.min(text.length, start + CHUNK_TARGET);
+    if (end < text.length) {
+      const window = text.slice(start + CHUNK_TARGET / 2, Math.min(text.length, start + CHUNK_TARGET + 150));
+      const cut = window.search(/[\n.!?](?=\s)|\n/);
+      end = cut >= 0 ? start + CHUNK_TARGET / 2 + cut + 1 : Math.min(text.length, start + CHUNK_TARGET + 150);
+      if (text.length - end < 120) end = text.length;
+    }
+    out.push({ start, end });
+    start = end;
+  }
+  return out;
+}
+
+/**
+ * Features of a text: the whole, and for long texts each window too. The
+ * whole vector is the union of the windows (n-grams across a cut are lost,
+ * which the model does not notice) plus the decoded views and markers.
+ */
+export function textFeatures(text: string, bits: number, extraTokens: string[] = []): TextFeatures {
+  const mask = (1 << bits) - 1;
+  const expanded = expand(text);
+  const folded = expanded.text;
+  const base = Math.min(text.length, folded.length);
+  scratch.n = 0;
+  const chunks: TextFeatures["chunks"] = [];
+  if (base > CHUNK_OVER) {
+    for (const r of chunkRanges(folded.slice(0, base))) {
+      const from = scratch.n;
+      hashRegion(folded, r.start, r.end, mask, scratch);
+      chunks.push({ start: r.start, end: r.end, vec: finish(scratch.keys.subarray(from), scratch.n - from) });
+    }
+  } else hashRegion(folded, 0, base, mask, scratch);
+  if (folded.length > base) hashRegion(folded, base, folded.length, mask, scratch);
+  for (const t of expanded.markers) for (let k = 0; k < 4; k++) scratch.push(tokenHash(t), mask);
+  for (const t of extraTokens) scratch.push(tokenHash(t), mask);
+  return { whole: finish(scratch.keys, scratch.n), chunks, expanded };
+}
+
+/** Features of a bag of tokens (already normalized), for the tool-call models. */
+export function tokenFeatures(tokens: string[], bits: number): SparseVector {
+  const mask = (1 << bits) - 1;
+  scratch.n = 0;
+  for (const t of tokens) scratch.push(tokenHash(t), mask);
+  return finish(scratch.keys, scratch.n);
+}
+
+/** Character 3-5-grams of a short string plus marker tokens (payload model). */
+export function charFeatures(text: string, bits: number, tokens: string[] = []): SparseVector {
+  const mask = (1 << bits) - 1;
+  scratch.n = 0;
+  const lower = text.toLowerCase();
+  hashRegion(lower, 0, lower.length, mask, scratch);
+  for (const t of tokens) for (let k = 0; k < 3; k++) scratch.push(tokenHash(t), mask);
+  return finish(scratch.keys, scratch.n);
+}

@@ -1,0 +1,27 @@
+// Score -> confidence level (issue 6, item 4). Thresholds come from the
+// manifest, where training put the lowest validation score at which each
+// level's precision floor held; see docs/learned-detectors.md.
+import type { Level } from "../../../policies/catalog.js";
+
+export interface LevelThresholds {
+  l1_confident: number;
+  l2_very_likely: number;
+  l3_likely: number;
+  l4_less_likely: number;
+}
+
+/** Minimum precision each level must have on the validation split. */
+export const PRECISION_FLOORS: LevelThresholds = {
+  l1_confident: 0.99,
+  l2_very_likely: 0.95,
+  l3_likely: 0.85,
+  l4_less_likely: 0.6,
+};
+
+export const LEVEL_ORDER = ["l1_confident", "l2_very_likely", "l3_likely", "l4_less_likely"] as const;
+
+/** The most confident level whose threshold the score reaches; l5_unlikely when scored but below all. */
+export function levelOf(score: number, t: LevelThresholds): Level {
+  for (const l of LEVEL_ORDER) if (score >= t[l]) return l;
+  return "l5_unlikely";
+}

@@ -1,0 +1,53 @@
+// Linear heads over hashed features, stored as int16 with one scale per head
+// (models/*.bin, little-endian). A head's score is the logistic of w·x + b.
+import type { SparseVector } from "./features.js";
+
+export interface LinearHead {
+  name: string;
+  weights: Float32Array;
+  bias: number;
+}
+
+export function score(head: LinearHead, x: SparseVector): number {
+  let z = head.bias;
+  const w = head.weights;
+  const { idx, val } = x;
+  for (let i = 0; i < idx.length; i++) z += w[idx[i]] * val[i];
+  return 1 / (1 + Math.exp(-z));
+}
+
+/** Rounds weights to what the int16 file will hold, so calibration sees the shipped model. */
+export function quantize(weights: Float64Array | Float32Array): { q: Int16Array; scale: number } {
+  let max = 0;
+  for (let i = 0; i < weights.length; i++) max = Math.max(max, Math.abs(weights[i]));
+  const scale = max > 0 ? max / 32767 : 1;
+  const q = new Int16Array(weights.length);
+  for (let i = 0; i < weights.length; i++) q[i] = Math.round(weights[i] / scale);
+  return { q, scale };
+}
+
+export function dequantize(q: Int16Array, scale: number): Float32Array {
+  const w = new Float32Array(q.length);
+  for (let i = 0; i < q.length; i++) w[i] = q[i] * scale;
+  return w;
+}
+
+/** File layout: heads back to back, each `dim` int16 values. Scales and biases live in the manifest. */
+export function encodeHeads(heads: { q: Int16Array }[]): Buffer {
+  const total = heads.reduce((n, h) => n + h.q.length, 0);
+  const buf = Buffer.alloc(total * 2);
+  let off = 0;
+  for (const h of heads) {
+    for (let i = 0; i < h.q.length; i++) buf.writeInt16LE(h.q[i], off + i * 2);
+    off += h.q.length * 2;
+  }
+  return buf;
+}
+
+export function decodeHead(buf: Buffer, index: number, dim: number, scale: number): Float32Array {
+  const start = index * dim * 2;
+  if (buf.length < start + dim * 2) throw new Error(`model file too short for head ${index}`);
+  const w = new Float32Array(dim);
+  for (let i = 0; i < dim; i++) w[i] = buf.readInt16LE(start + i * 2) * scale;
+  return w;
+}

@@ -1,0 +1,81 @@
+// Loads the shipped model files (models/manifest.json and the .bin weight
+// files it names) once, synchronously, at start-up (issue 6, items 5 and 8).
+import { readFileSync } from "node:fs";
+import type { Level } from "../../../policies/catalog.js";
+import { FEATURE_VERSION } from "./features.js";
+import type { LevelThresholds } from "./levels.js";
+import { decodeHead, type LinearHead } from "./linear.js";
+
+export interface HeadSpec {
+  name: string;
+  scale: number;
+  bias: number;
+  thresholds: LevelThresholds;
+}
+
+export interface ModelSpec {
+  file: string;
+  bits: number;
+  heads: HeadSpec[];
+}
+
+export type RuleLevels = Record<string, Level>;
+
+export interface Manifest {
+  version: string;
+  featureVersion: number;
+  seed: number;
+  trainingData: Record<string, unknown>;
+  models: { prompt_attack: ModelSpec; moderation: ModelSpec; crud: ModelSpec; payload: ModelSpec };
+  rules: { untrusted_destination: RuleLevels; untrusted_source: RuleLevels; dangerous_deviation: RuleLevels };
+  evaluation?: unknown;
+}
+
+export interface LoadedHead extends LinearHead {
+  thresholds: LevelThresholds;
+}
+
+export interface LoadedModel {
+  bits: number;
+  heads: Map<string, LoadedHead>;
+}
+
+export interface LoadedModels {
+  manifest: Manifest;
+  promptAttack: LoadedModel;
+  moderation: LoadedModel;
+  crud: LoadedModel;
+  payload: LoadedModel;
+  loadMs: number;
+}
+
+export const DEFAULT_MODELS_DIR = new URL("../../../../models/", import.meta.url);
+
+function loadModel(dir: URL, spec: ModelSpec): LoadedModel {
+  const buf = readFileSync(new URL(spec.file, dir));
+  const dim = 1 << spec.bits;
+  const heads = new Map<string, LoadedHead>();
+  spec.heads.forEach((h, i) => {
+    heads.set(h.name, { name: h.name, weights: decodeHead(buf, i, dim, h.scale), bias: h.bias, thresholds: h.thresholds });
+  });
+  return { bits: spec.bits, heads };
+}
+
+export function loadModelFiles(dir: URL = DEFAULT_MODELS_DIR): LoadedModels {
+  const t0 = performance.now();
+  const manifest = JSON.parse(readFileSync(new URL("manifest.json", dir), "utf8")) as Manifest;
+  if (manifest.featureVersion !== FEATURE_VERSION) {
+    throw new Error(`models/manifest.json was trained with feature version ${manifest.featureVersion}, code has ${FEATURE_VERSION}: run npm run train`);
+  }
+  const m = manifest.models;
+  const out = {
+    manifest,
+    promptAttack: loadModel(dir, m.prompt_attack),
+    moderation: loadModel(dir, m.moderation),
+    crud: loadModel(dir, m.crud),
+    payload: loadModel(dir, m.payload),
+    loadMs: 0,
+  };
+  out.loadMs = performance.now() - t0;
+  return out;
+}

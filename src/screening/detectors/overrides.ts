@@ -1,0 +1,182 @@
+// override_allow and override_deny (DESIGN.md 5, "Overrides"). The engine
+// applies the precedence allow > deny > detectors; these functions only say
+// whether a message matches the policy's `override_list`.
+//
+// Normalization (both): Unicode NFKC, then case folding with
+// toLocaleLowerCase("und") (locale-independent: "İ" and "I" fold the same way
+// in every server locale), then every run of whitespace (including zero-width
+// and other format characters, which are removed first) collapsed to one
+// space, then trimmed.
+//
+// override_deny: matches when some normalized entry is a substring of the
+// normalized message. Spans are the matched regions in the ORIGINAL text,
+// mapped back through the normalization, one per occurrence of each entry.
+//
+// override_allow: matches when the normalized message "nearly equals" some
+// normalized entry, defined exactly as:
+//   1. leading and trailing punctuation and symbols (Unicode P* and S*) are
+//      stripped from both, after normalization, then whitespace trimmed; and
+//   2. the Levenshtein distance between the two (in code points) is at most
+//      max(1, floor(len / 20)), len = code points of the stripped entry.
+//      An entry that is empty after stripping only matches an empty message.
+// So "Hello there!" allows "hello there", "HELLO THERE?!" and "hello ther",
+// but not "hello there, and ignore the policy". The span is the whole message.
+import type { Detection, DetectorConfig } from "../detector.js";
+import { nothing } from "../detector.js";
+import { type Finding, toDetection } from "./findings.js";
+
+export const overrideTypes = ["override_allow", "override_deny"] as const;
+
+const FORMAT_CHARS = /[\p{Cf}]/u;
+const SPACE = /[\s\u0085\u180e]/u;
+
+export interface Normalized {
+  text: string;
+  /** For each UTF-16 unit of `text`: [start, end) of the original text it came from. */
+  from: Uint32Array;
+  to: Uint32Array;
+}
+
+/**
+ * NFKC + case fold + whitespace collapse, keeping a map back to the original.
+ * Works per code point, then per grapheme-ish cluster: a base character and
+ * its following combining marks are normalized together so that NFKC can
+ * compose them (e + U+0301 -> é).
+ */
+export function normalizeForOverride(input: string): Normalized {
+  let text = "";
+  const from: number[] = [];
+  const to: number[] = [];
+  let pendingSpace = -1;
+  let i = 0;
+  const emit = (chunk: string, s: number, e: number) => {
+    for (let k = 0; k < chunk.length; k++) {
+      from.push(s);
+      to.push(e);
+    }
+    text += chunk;
+  };
+  while (i < input.length) {
+    const c = input.charCodeAt(i);
+    // ASCII fast path: NFKC leaves it alone and lower-casing is a shift.
+    if (c < 128 && !(i + 1 < input.length && input.charCodeAt(i + 1) >= 0x300 && input.charCodeAt(i + 1) < 0x370)) {
+      if (c === 32 || (c >= 9 && c <= 13)) {
+        if (pendingSpace < 0) pendingSpace = i;
+      } else {
+        if (pendingSpace >= 0) {
+          if (text.length > 0) emit(" ", pendingSpace, pendingSpace + 1);
+          pendingSpace = -1;
+        }
+        emit(c >= 65 && c <= 90 ? String.fromCharCode(c + 32) : input[i], i, i + 1);
+      }
+      i++;
+      continue;
+    }
+    const cp = input.codePointAt(i)!;
+    const ch = String.fromCodePoint(cp);
+    let end = i + ch.length;
+    if (FORMAT_CHARS.test(ch)) {
+      i = end;
+      continue;
+    }
+    if (SPACE.test(ch)) {
+      if (pendingSpace < 0) pendingSpace = i;
+      i = end;
+      continue;
+    }
+    // Take the combining marks that follow with the base character.
+    while (end < input.length) {
+      const next = String.fromCodePoint(input.codePointAt(end)!);
+      if (!/\p{M}/u.test(next)) break;
+      end += next.length;
+    }
+    if (pendingSpace >= 0) {
+      if (text.length > 0) emit(" ", pendingSpace, pendingSpace + 1);
+      pendingSpace = -1;
+    }
+    const folded = input.slice(i, end).normalize("NFKC").toLocaleLowerCase("und").normalize("NFKC");
+    // NFKC can produce spaces (e.g. U+2474 "⑴" -> "(1)", U+00A0 handled above); collapse them too.
+    const collapsed = folded.replace(/\s+/g, " ");
+    if (collapsed === " ") {
+      if (text.length > 0 && !text.endsWith(" ")) pendingSpace = i;
+    } else if (text.endsWith(" ") && collapsed.startsWith(" ")) {
+      emit(collapsed.slice(1), i, end);
+    } else {
+      emit(collapsed, i, end);
+    }
+    i = end;
+  }
+  // Trailing whitespace is dropped (trim).
+  while (text.endsWith(" ")) {
+    text = text.slice(0, -1);
+    from.pop();
+    to.pop();
+  }
+  return { text, from: Uint32Array.from(from), to: Uint32Array.from(to) };
+}
+
+/** The normalized form alone (NFKC, case fold, whitespace collapsed and trimmed). */
+export function normalizeOverrideText(s: string): string {
+  return normalizeForOverride(s).text;
+}
+
+const EDGE_PUNCT = /^[\p{P}\p{S}\s]+|[\p{P}\p{S}\s]+$/gu;
+
+function levenshteinWithin(a: string[], b: string[], max: number): boolean {
+  if (Math.abs(a.length - b.length) > max) return false;
+  let prev = new Array<number>(b.length + 1);
+  let cur = new Array<number>(b.length + 1);
+  for (let j = 0; j <= b.length; j++) prev[j] = j;
+  for (let i = 1; i <= a.length; i++) {
+    cur[0] = i;
+    let rowMin = cur[0];
+    for (let j = 1; j <= b.length; j++) {
+      const cost = a[i - 1] === b[j - 1] ? 0 : 1;
+      cur[j] = Math.min(prev[j] + 1, cur[j - 1] + 1, prev[j - 1] + cost);
+      if (cur[j] < rowMin) rowMin = cur[j];
+    }
+    if (rowMin > max) return false;
+    [prev, cur] = [cur, prev];
+  }
+  return prev[b.length] <= max;
+}
+
+/** The exact "nearly equals" rule of override_allow (see the file header). */
+export function nearlyEquals(message: string, entry: string): boolean {
+  const m = [...normalizeOverrideText(message).replace(EDGE_PUNCT, "")];
+  const e = [...normalizeOverrideText(entry).replace(EDGE_PUNCT, "")];
+  if (e.length === 0) return m.length === 0;
+  const max = Math.max(1, Math.floor(e.length / 20));
+  return levenshteinWithin(m, e, max);
+}
+
+export function detectOverrideAllow(text: string, config: DetectorConfig): Detection {
+  const entries = config.override_list ?? [];
+  if (entries.length === 0) return nothing;
+  for (const entry of entries) {
+    if (nearlyEquals(text, entry)) return toDetection([{ start: 0, end: Math.max(text.length, 0), level: "l1_confident" }]);
+  }
+  return nothing;
+}
+
+export function detectOverrideDeny(text: string, config: DetectorConfig): Detection {
+  const entries = (config.override_list ?? []).map(normalizeOverrideText).filter((e) => e.length > 0);
+  if (entries.length === 0) return nothing;
+  const n = normalizeForOverride(text);
+  const found: Finding[] = [];
+  for (const entry of new Set(entries)) {
+    let at = n.text.indexOf(entry);
+    while (at !== -1) {
+      const start = n.from[at];
+      const end = n.to[at + entry.length - 1];
+      found.push({ start, end, level: "l1_confident" });
+      at = n.text.indexOf(entry, at + 1);
+    }
+  }
+  return toDetection(found);
+}
+
+export const overrideDetectors: Record<(typeof overrideTypes)[number], (text: string, config: DetectorConfig) => Detection> = {
+  override_allow: detectOverrideAllow,
+  override_deny: detectOverrideDeny,
+};

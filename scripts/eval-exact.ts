@@ -261,9 +261,11 @@ function fill(slot: string): Slot {
     case "url":
       return { value: f.internet.url() };
     case "nationality":
+      return { value: pick(NATIONALITIES) };
     case "nation_woman":
+      return { value: `${pick(NATIONALITIES)} woman` };
     case "nation_plural":
-      return { value: pick(NATIONALITIES) + (slot === "nation_plural" ? "s" : slot === "nation_woman" ? " woman" : "") };
+      return { value: pick(["Italians", "Mexicans", "Thais", "Japanese", "Ethiopians", "Greeks", "Koreans", "Peruvians", "Lebanese", "French", "Indians", "Vietnamese", "Americans", "Brits", "Germans", "Spaniards", "Chinese", "Turks"]) };
     case "job":
       return { value: f.person.jobTitle() };
     case "age":

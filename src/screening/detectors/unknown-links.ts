@@ -58,6 +58,27 @@ const WWW_URL = /(?<![\p{L}\p{N}_@./-])www\.[^\s<>"'`{}|\\^]+/giu;
 const BARE_HOST =
   /(?<![\p{L}\p{N}_@./:-])(?:[\p{L}\p{N}](?:[\p{L}\p{N}-]{0,62})?\.)+(?:[\p{L}]{2,63}|xn--[a-z0-9-]{1,59})(?::\d{2,5})?(?:\/[^\s<>"'`{}|\\^]*)?/gu;
 
+// A dot between two non-space characters: only the tokens around one can hold a bare host.
+const INNER_DOT = /[^\s.]\.[^\s.]/g;
+
+/** BARE_HOST matches, searched only in whitespace-delimited tokens that have an inner dot. */
+function bareHosts(text: string): { index: number; 0: string }[] {
+  const out: { index: number; 0: string }[] = [];
+  let doneTo = -1;
+  for (const d of text.matchAll(INNER_DOT)) {
+    if (d.index < doneTo) continue;
+    let s = d.index;
+    while (s > 0 && !/\s/.test(text[s - 1])) s--;
+    let e = d.index + 2;
+    while (e < text.length && !/\s/.test(text[e])) e++;
+    doneTo = e;
+    // One character of context on the left keeps the look-behind honest.
+    const from = Math.max(0, s - 1);
+    for (const m of text.slice(from, e).matchAll(BARE_HOST)) out.push({ index: from + m.index, 0: m[0] });
+  }
+  return out;
+}
+
 /** Cuts trailing sentence punctuation and unbalanced closing brackets off a URL. */
 function trimUrl(url: string): string {
   let u = url;
@@ -115,7 +136,7 @@ function candidates(text: string): Candidate[] {
       out.push({ start: m.index, end: m.index + url.length, host });
     }
   }
-  for (const m of text.matchAll(BARE_HOST)) {
+  for (const m of bareHosts(text)) {
     const url = trimUrl(m[0]);
     const start = m.index;
     const end = start + url.length;

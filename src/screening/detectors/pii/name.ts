@@ -269,7 +269,10 @@ function hasCue(text: string, start: number, end: number): { strong: boolean; pl
   if (colon && words.length > 0 && COLON_CUES.has(words[0])) strong = true;
   if (!strong && CUE_AFTER.test(text.slice(end, end + 24))) strong = true;
   // Members of a list of people: "our 3 founders: Msibi, Taufratshofer and Holan".
-  if (!strong && LIST_CUE.test(text.slice(Math.max(0, start - 100), start))) strong = true;
+  if (!strong) {
+    const back = text.slice(Math.max(0, start - 100), start);
+    if (back.includes(":") && LIST_CUE.test(back)) strong = true;
+  }
   // Vocative: "Don't go to town, Silje!"
   if (!strong && /,\s*$/.test(text.slice(Math.max(0, start - 2), start)) && /^\s*[!?]/.test(text.slice(end, end + 3))) strong = true;
   // A speaker label at the start of a line: "Anna: hi".
@@ -288,13 +291,56 @@ interface Token {
   raw: string;
 }
 
-// Words with inner apostrophes and hyphens, and an optional final period.
-const WORD = /[\p{L}\p{M}]+(?:['’-][\p{L}\p{M}]+)*\.?/gu;
+// Words are letters with inner apostrophes and hyphens, and an optional final period (see words()).
+
+const LETTER = /[\p{L}\p{M}]/u;
+
+function isLetterAt(text: string, i: number): boolean {
+  const c = text.charCodeAt(i);
+  if (c < 128) return (c >= 65 && c <= 90) || (c >= 97 && c <= 122);
+  if (c >= 0xd800 && c <= 0xdbff) return LETTER.test(text.slice(i, i + 2));
+  if (c >= 0xdc00 && c <= 0xdfff) return i > 0 && LETTER.test(text.slice(i - 1, i + 1));
+  return LETTER.test(text[i]);
+}
+
+/**
+ * Words (letters with inner apostrophes and hyphens, and an optional final
+ * period) that can matter to a name: those starting with a capital letter and
+ * lower-case particles ("van", "bin"). A hand scan: a /u regex over the whole
+ * text costs several times more, and lower-case words are most of any text.
+ */
+function words(text: string): { index: number; word: string }[] {
+  const out: { index: number; word: string }[] = [];
+  const n = text.length;
+  let i = 0;
+  while (i < n) {
+    if (!isLetterAt(text, i)) {
+      i++;
+      continue;
+    }
+    const start = i;
+    for (;;) {
+      while (i < n && isLetterAt(text, i)) i++;
+      const c = text[i];
+      if ((c === "'" || c === "’" || c === "-") && i + 1 < n && isLetterAt(text, i + 1)) {
+        i++;
+        continue;
+      }
+      break;
+    }
+    if (text[i] === ".") i++;
+    const first = text.charCodeAt(start);
+    const lowerAscii = first >= 97 && first <= 122;
+    if (lowerAscii && (i - start > 6 || !PARTICLES.has(text.slice(start, i).replace(/\.$/, "")))) continue;
+    out.push({ index: start, word: text.slice(start, i) });
+  }
+  return out;
+}
 
 function tokenize(text: string): Token[] {
   const out: Token[] = [];
-  for (const m of text.matchAll(WORD)) {
-    let raw = m[0];
+  for (const m of words(text)) {
+    let raw = m.word;
     let end = m.index + raw.length;
     if (raw.endsWith(".") && raw.length > 2 && !TITLES.has(raw.toLowerCase())) {
       // A sentence period, not an initial or abbreviation.
@@ -692,11 +738,19 @@ function coordinate(text: string, found: Finding[]): void {
 
 const HAN_RUN = /\p{Script=Han}+(?: \p{Script=Han}+)?/gu;
 const HANGUL_WORD = /[\uac00-\ud7a3]+/g;
-const HAN = /\p{Script=Han}/u;
+
+/** Any Han ideograph (BMP blocks or a surrogate pair) or Hangul syllable? A char-code scan, no regex. */
+function hasCjk(text: string): boolean {
+  for (let i = 0; i < text.length; i++) {
+    const c = text.charCodeAt(i);
+    if ((c >= 0x3400 && c <= 0x9fff) || (c >= 0xf900 && c <= 0xfaff) || (c >= 0xac00 && c <= 0xd7a3) || (c >= 0xd840 && c <= 0xd87f)) return true;
+  }
+  return false;
+}
 
 function findCjkNames(text: string): Finding[] {
   const out: Finding[] = [];
-  if (!HAN.test(text) && !/[\uac00-\ud7a3]/.test(text)) return out;
+  if (!hasCjk(text)) return out;
   for (const m of text.matchAll(HAN_RUN)) {
     const parts = m[0].split(" ");
     const whole = parts.join("");
@@ -768,7 +822,20 @@ function blockedRanges(text: string): { start: number; end: number }[] {
     if (lineEnd === a.end || (lineEnd > a.end && lineEnd - a.end < 3)) end = nthLineEnd(text, a.end, 3);
     out.push({ start: a.start, end });
   }
-  for (const m of text.matchAll(FIRM_LIST)) {
+  // The list regex is costly over long texts: run it only near a conjunction between capitalised words.
+  const windows: [number, number][] = [];
+  for (const h of text.matchAll(FIRM_HINT)) {
+    const from = Math.max(0, h.index - 160);
+    const last = windows[windows.length - 1];
+    if (last && from <= last[1]) last[1] = h.index + 80;
+    else windows.push([from, h.index + 80]);
+  }
+  const firmMatches: { index: number; 0: string; 1: string }[] = [];
+  for (const [from, to] of windows) {
+    const chunk = text.slice(from, to);
+    for (const m of chunk.matchAll(FIRM_LIST)) if (!firmMatches.some((f) => f.index === from + m.index)) firmMatches.push({ index: from + m.index, 0: m[0], 1: m[1] });
+  }
+  for (const m of firmMatches) {
     const conj = m[1].toLowerCase();
     const items = m[0].split(/,\s*|\s+(?:and|&|e|y|und|et|en|och|og|i|és|ve|u)\s+/);
     // People listed by given name ("Alice, Bob and Carol") versus firms of surnames, some
@@ -806,6 +873,8 @@ const PEOPLE_LIST_CUE =
 const LIST_CUE =
   /\b(?:founders|co-founders|members|authors|friends|children|kids|guests|speakers|names|brothers|sisters|sons|daughters|students|employees|colleagues|artists|musicians|players|winners|candidates|parents|siblings|cousins)\b[^.:]{0,12}:\s*(?:[^,.:;!?]{1,40}(?:,\s*|\s+and\s+)){0,4}$/i;
 const FIRM_ITEM = "\\p{Lu}[\\p{L}\\p{M}'’-]*(?: (?:(?:de|van|der|den|da|di|del|la|le|von|do|dos|das) )*\\p{Lu}[\\p{L}\\p{M}'’-]*){0,3}";
+// A cheap over-approximation of FIRM_LIST's conjunction (no /u: it is scanned over the whole text).
+const FIRM_HINT = /[^\s,]+,? (?:and|&|e|y|und|et|en|och|og|i|és|ve|u) (?:(?:de|van|von|da|di|del|la|le) )?[A-Z\u00c0-\u024f\u0400-\u04ff]/g;
 const FIRM_LIST = new RegExp(`(?:(?:de|van|von|da|di|del|la|le) )?${FIRM_ITEM}(?:, (?:(?:de|van|von|da|di|del|la|le) )?${FIRM_ITEM})*,? (and|&|e|y|und|et|en|och|og|i|és|ve|u) (?:(?:de|van|von|da|di|del|la|le) )?${FIRM_ITEM}`, "gu");
 
 export function findNames(text: string): Finding[] {

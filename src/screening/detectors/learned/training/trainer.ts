@@ -18,6 +18,8 @@ export interface TrainOptions {
   seed: number;
   /** Weight of positives relative to negatives (default: balance the classes, capped). */
   positiveWeight?: number;
+  /** Plain SGD step of the bias (default 0.01). */
+  biasLearningRate?: number;
 }
 
 export interface TrainedHead {
@@ -29,12 +31,16 @@ export function trainLogistic(examples: Example[], o: TrainOptions): TrainedHead
   const w = new Float64Array(o.dim);
   const g2 = new Float64Array(o.dim).fill(1e-8);
   let b = 0;
-  let gb = 1e-8;
   // Lazy L2: a weight decays by the steps it was not touched, applied when next touched.
   const lastStep = new Int32Array(o.dim);
   const pos = examples.reduce((n, e) => n + (e.y > 0.5 ? 1 : 0), 0);
   const neg = examples.length - pos;
   const posWeight = o.positiveWeight ?? Math.min(5, Math.max(0.2, neg / Math.max(1, pos)));
+  // The bias starts at the weighted prior log-odds and moves by plain SGD: with
+  // Adagrad it froze early (it sees every example) while rare n-grams learned
+  // to push each known negative down, so unfamiliar text scored as positive.
+  b = Math.log((pos * posWeight + 1) / (neg + 1));
+  const biasRate = o.biasLearningRate ?? 0.01;
   const order = examples.map((_, i) => i);
   const r = rng(o.seed);
   let step = 0;
@@ -62,8 +68,7 @@ export function trainLogistic(examples: Example[], o: TrainOptions): TrainedHead
         g2[j] += grad * grad;
         w[j] -= (lr * grad) / Math.sqrt(g2[j]);
       }
-      gb += g * g;
-      b -= (lr * g) / Math.sqrt(gb);
+      b -= (biasRate / Math.sqrt(1 + epoch)) * g;
     }
   }
   // Settle the decay of weights untouched since their last step.

@@ -45,14 +45,26 @@ export interface Normalized {
  */
 export function normalizeForOverride(input: string): Normalized {
   let text = "";
-  const from: number[] = [];
-  const to: number[] = [];
+  let from = new Uint32Array(input.length + 16);
+  let to = new Uint32Array(input.length + 16);
+  let n = 0;
   let pendingSpace = -1;
   let i = 0;
   const emit = (chunk: string, s: number, e: number) => {
+    if (n + chunk.length > from.length) {
+      // NFKC can expand ("ﬃ" -> "ffi"): grow the maps.
+      const bigger = (a: Uint32Array) => {
+        const b = new Uint32Array(a.length * 2 + chunk.length);
+        b.set(a);
+        return b;
+      };
+      from = bigger(from);
+      to = bigger(to);
+    }
     for (let k = 0; k < chunk.length; k++) {
-      from.push(s);
-      to.push(e);
+      from[n] = s;
+      to[n] = e;
+      n++;
     }
     text += chunk;
   };
@@ -109,10 +121,9 @@ export function normalizeForOverride(input: string): Normalized {
   // Trailing whitespace is dropped (trim).
   while (text.endsWith(" ")) {
     text = text.slice(0, -1);
-    from.pop();
-    to.pop();
+    n--;
   }
-  return { text, from: Uint32Array.from(from), to: Uint32Array.from(to) };
+  return { text, from: from.subarray(0, n), to: to.subarray(0, n) };
 }
 
 /** The normalized form alone (NFKC, case fold, whitespace collapsed and trimmed). */

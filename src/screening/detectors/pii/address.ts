@@ -56,6 +56,9 @@ export const STREET_SUFFIXES: ReadonlySet<string> = new Set(
   ).split(" "),
 );
 
+// Suffix abbreviations written with a period ("St.", "Ave.").
+const ABBREVIATED = new Set("st ave av blvd rd ln dr ct pl pkwy hwy cir ter trl sq expy fwy tpke ctr hts mt mtn ft pt cres plz xing aly bnd br brg cswy cv crk est ext fl frwy gdns grv hbr jct ky lk lks mdws ml mls pk pky prk rdg riv run spg sta stn str vly vw vlg wy".split(" "));
+
 const DIRECTIONALS = new Set(["n", "s", "e", "w", "ne", "nw", "se", "sw", "north", "south", "east", "west", "northeast", "northwest", "southeast", "southwest"]);
 
 const UNIT_WORDS = new Set([
@@ -144,7 +147,8 @@ function streetLineAt(text: string, number: Token): StreetLine | null {
     t = tokenAt(text, t.end);
   }
   if (!suffix) return null;
-  let end = suffix.end;
+  // "Street." ends a sentence; "St." and "Ave." are abbreviations.
+  let end = suffix.raw.endsWith(".") && !ABBREVIATED.has(suffix.key) ? suffix.end - 1 : suffix.end;
   let next = suffix.end;
   let u = tokenAt(text, next);
   if (u && DIRECTIONALS.has(u.key) && u.raw.length <= 3 && !/\n/.test(u.gap) && !u.gap.includes(",")) {
@@ -250,8 +254,12 @@ export function findAddresses(text: string): Finding[] {
   let covered = 0;
   for (const m of text.matchAll(NUMBER_START)) {
     if (m.index < covered) continue;
+    // A street name has letters within a few words of the number; long runs of bare numbers are skipped cheaply.
+    if (!/[A-Za-z\u00c0-\u024f]/.test(text.slice(m.index + m[0].length, m.index + m[0].length + 40))) continue;
     const number: Token = { start: m.index, end: m.index + m[0].length, key: m[0].toLowerCase(), raw: m[0], gap: "" };
     if (!isNumberish(number.key.replace(/-\d+$/, "")) && !/^\d+-\d+$/.test(number.key)) continue;
+    // "in 2019 Apple Park opened": a year after a time preposition is a date, not a house number.
+    if (/^(?:19|20)\d\d$/.test(m[0]) && /\b(?:in|since|by|until|from|of|during|before|after)\s+$/i.test(text.slice(Math.max(0, m.index - 8), m.index))) continue;
     const street = streetLineAt(text, number);
     if (!street) continue;
     const place = placeAt(text, street.next, true);

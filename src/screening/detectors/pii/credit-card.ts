@@ -141,7 +141,8 @@ export function findCreditCards(text: string): Finding[] {
     const picked: Scored[] = [];
     for (let i = 0; i < groups.length; i++) {
       let digits = "";
-      for (let j = i; j < groups.length; j++) {
+      // Cards are written in at most five or six groups; the bound keeps long runs of short numbers linear.
+      for (let j = i; j < Math.min(groups.length, i + 6); j++) {
         digits += text.slice(groups[j].start, groups[j].end);
         if (digits.length > 19) break;
         if (digits.length < 13) continue;

@@ -874,7 +874,7 @@ const LIST_CUE =
   /\b(?:founders|co-founders|members|authors|friends|children|kids|guests|speakers|names|brothers|sisters|sons|daughters|students|employees|colleagues|artists|musicians|players|winners|candidates|parents|siblings|cousins)\b[^.:]{0,12}:\s*(?:[^,.:;!?]{1,40}(?:,\s*|\s+and\s+)){0,4}$/i;
 const FIRM_ITEM = "\\p{Lu}[\\p{L}\\p{M}'’-]*(?: (?:(?:de|van|der|den|da|di|del|la|le|von|do|dos|das) )*\\p{Lu}[\\p{L}\\p{M}'’-]*){0,3}";
 // A cheap over-approximation of FIRM_LIST's conjunction (no /u: it is scanned over the whole text).
-const FIRM_HINT = /[^\s,]+,? (?:and|&|e|y|und|et|en|och|og|i|és|ve|u) (?:(?:de|van|von|da|di|del|la|le) )?[A-Z\u00c0-\u024f\u0400-\u04ff]/g;
+const FIRM_HINT = / (?:and|&|e|y|und|et|en|och|og|i|és|ve|u) (?:(?:de|van|von|da|di|del|la|le) )?[A-Z\u00c0-\u024f\u0400-\u04ff]/g;
 const FIRM_LIST = new RegExp(`(?:(?:de|van|von|da|di|del|la|le) )?${FIRM_ITEM}(?:, (?:(?:de|van|von|da|di|del|la|le) )?${FIRM_ITEM})*,? (and|&|e|y|und|et|en|och|og|i|és|ve|u) (?:(?:de|van|von|da|di|del|la|le) )?${FIRM_ITEM}`, "gu");
 
 export function findNames(text: string): Finding[] {

@@ -1,0 +1,76 @@
+import { describe, expect, it } from "vitest";
+import { detectName } from "../../src/screening/detectors/pii/name.js";
+import { coveredAtLeast } from "./helpers.js";
+
+const flagged = (text: string) => coveredAtLeast(text, detectName(text), "l4_less_likely");
+const confident = (text: string) => coveredAtLeast(text, detectName(text), "l2_very_likely");
+
+describe("pii/name", () => {
+  it("finds full names of many backgrounds", () => {
+    const text = "Attendees: María José García-López, Nguyễn Văn An, John F. Kennedy, Aisha bin Rashid and Siobhan O'Brien.";
+    expect(confident(text)).toEqual(["María José García-López", "Nguyễn Văn An", "John F. Kennedy", "Aisha bin Rashid", "Siobhan O'Brien"]);
+  });
+
+  it("uses titles and context cues", () => {
+    expect(detectName("Dear Mr. Smith, thanks").level).toBe("l1_confident");
+    expect(confident("My name is Xochitl Quispe")).toEqual(["Xochitl Quispe"]);
+    expect(confident("Hello, this is Dr. Bud White-O'Connell.")).toEqual(["Bud White-O'Connell"]);
+  });
+
+  it("finds single given names at a lower level", () => {
+    const text = "Why is Kevin so impulsive?";
+    expect(flagged(text)).toEqual(["Kevin"]);
+    expect(confident(text)).toEqual([]);
+  });
+
+  it("does not take companies", () => {
+    for (const text of [
+      "I work for Acme Corp and Goldman Sachs.",
+      "Kuhic, Bahringer and Beer won the contract.",
+      "She joined Hansen, Ryan and Green last year.",
+      "Costa, Martins e Reis opened an office.",
+      "The deal went to Conroy - Brown.",
+      "Prices at Moore Group rose.",
+    ]) {
+      expect(flagged(text), text).toEqual([]);
+    }
+  });
+
+  it("does not take places", () => {
+    for (const text of [
+      "We flew from New York to San Francisco.",
+      "I'm originally from Cambodia.",
+      "We moved here from East Tyrese.",
+      "The office is in Lake Leila, near Port Keyon.",
+      "Saint Kitts and Nevis was fun to visit!",
+    ]) {
+      expect(flagged(text), text).toEqual([]);
+    }
+  });
+
+  it("does not take capitalised common words, headings or titles", () => {
+    for (const text of [
+      "Capitalized words like Wisdom and Discipline are often mistaken with names.",
+      "Will you help me? Please Call Back Later.",
+      "Mission Statement: we build tools.",
+      "On Monday in January the Princess Royal visited.",
+    ]) {
+      expect(flagged(text), text).toEqual([]);
+    }
+  });
+
+  it("leaves names inside e-mail addresses and street addresses alone", () => {
+    expect(flagged("mail david.hamilton@example.com today")).toEqual([]);
+    expect(flagged("send it to 9221 Harvey Views Apt. 147, Port Brianton, MO 31622")).toEqual([]);
+  });
+
+  it("finds names in Cyrillic, Han and Hangul standing in English text", () => {
+    const text = "Guests: Анна Блинова, 山田 太郎 and 김민준 arrived.";
+    expect(flagged(text)).toEqual(["Анна Блинова", "山田 太郎", "김민준"]);
+  });
+
+  it("keeps UTF-16 offsets past emoji", () => {
+    const text = "🎂🎂 Happy birthday, Ngozi Okonkwo! 🎉";
+    expect(confident(text)).toEqual(["Ngozi Okonkwo"]);
+  });
+});

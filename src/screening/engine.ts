@@ -70,8 +70,9 @@ function atOrOver(level: Level, threshold: string): boolean {
   return levelRank[level] <= (levelRank[threshold as Level] ?? levelRank.l4_less_likely);
 }
 
-function mapSpans(n: NormalizedText, d: Detection, extraLabels: string[] = []): OutcomeSpan[] {
-  return d.spans.map((s) => {
+/** Spans in original code points; spans a detector scored below the threshold are dropped. */
+function mapSpans(n: NormalizedText, d: Detection, threshold: string, extraLabels: string[] = []): OutcomeSpan[] {
+  return d.spans.filter((s) => !s.level || atOrOver(s.level, threshold)).map((s) => {
     const { start, end } = n.toOriginal(s.start, s.end);
     return { start, end, text: sliceCodePoints(n.original, start, end), labels: [...(s.labels ?? []), ...extraLabels] };
   });
@@ -100,7 +101,7 @@ export function screen(
         messageId: part.messageId,
         toolId: part.toolId,
         level: detection.level,
-        spans: mapSpans(normalized, detection),
+        spans: mapSpans(normalized, detection, policy.threshold),
         customMatched: false,
         matched: deterministic ? detection.level === "l1_confident" : atOrOver(detection.level, policy.threshold),
         flagged: false,
@@ -117,7 +118,7 @@ export function screen(
         messageId: part.messageId,
         toolId: part.toolId,
         level: detection.level,
-        spans: mapSpans(normalized, detection, g.labels),
+        spans: mapSpans(normalized, detection, policy.threshold, g.labels),
         customMatched: spans.length > 0,
         matched: spans.length > 0,
         flagged: false,

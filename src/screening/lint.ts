@@ -4,7 +4,7 @@ import safeRegex from "safe-regex2";
 import { compilePattern } from "../custom-guardrails/pattern.js";
 import { detectorKinds, isDetectorType, type Location } from "../policies/catalog.js";
 import { allowedDomainProblem } from "../policies/validation.js";
-import { normalizeOverride } from "./override-text.js";
+import { normalizeOverrideText as normalizeOverride } from "./detectors/overrides.js";
 import type { Resolved } from "./resolve.js";
 
 export interface LintItem {

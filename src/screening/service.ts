@@ -172,7 +172,7 @@ export function guardService(deps: GuardServiceDeps): ServiceImpl<typeof GuardSe
     async checkPolicyHealth(req, ctx) {
       const org = await callerOrg(ctx, deps.orgs);
       const resolved = await resolvePolicy(deps, org, req.projectId);
-      const lint = lintPolicy(resolved);
+      const lint = lintPolicy(resolved, (type) => Boolean(deps.registry[type]));
       const hasErrors = lint.some((e) => e.severity === "error");
       return {
         status: hasErrors ? "error" : "ok",

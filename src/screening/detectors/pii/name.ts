@@ -221,6 +221,10 @@ const PLACE_CUES = new Set([
   "based in", "lives in", "live in", "trip to", "travelling to", "traveling to", "flew to", "fly to", "arrived at", "arrived in",
 ]);
 const CUE_AFTER = /^(?:'s|’s|\s+(?:said|says|told|asked|replied|wrote|explained|added|shouted|whispered|is a \d|was born|who|himself|herself)\b|\s*,\s*(?:the|who|aged?|\d)\b|\s*\(\d)/;
+const NAMED_WORKS = /^\s(?:novel|novels|book|books|song|songs|album|biography|memoir|family|household|estate|administration|case|trial|era|years|brothers|sisters|twins|poem|play|painting|portrait|interview|quote|speech)\b/;
+// Verbs that follow a person at the start of a sentence: "Chizoba is ...", "Martti had given ...".
+const PERSON_VERB_AFTER = /^\s+(?:is|was|has|had|have|says|said|spent|lives|lived|works|worked|went|gave|told|asked|wrote|called|loves|likes|wants|thinks|knows|became|joined|left|met|shouted|replied|will|would|can|could|did|does)\b/;
+
 // Words before a run that make it an organisation ("I work for Poirier EI").
 const ORG_CUES = new Set([
   "work for", "works for", "worked for", "working for", "work at", "works at", "worked at", "working at", "employed by",
@@ -432,7 +436,7 @@ function computeKind(t: Token): Kind {
     if (/^\p{Lu}{2,}s$/u.test(t.raw)) return "word";
   }
   // Towns built from a name and a suffix: "Mayertboro", "Fort Steviecester"'s "Steviecester".
-  if (!GIVEN.has(t.key) && !SURNAME.has(t.key) && (PLACE_SUFFIX.test(t.key) || /-(?:under|upon|on|le|en|sur|am|an|bei)-/.test(t.key))) return "place";
+  if (lex === null && (PLACE_SUFFIX.test(t.key) || /-(?:under|upon|on|le|en|sur|am|an|bei)-/.test(t.key))) return "place";
   return lex ?? "unknown";
 }
 
@@ -472,7 +476,7 @@ const TOPONYM_AFTER = /^ (?:do|da|de|dos|das) (?:Norte|Sul|Leste|Oeste|Descobert
 function isPlaceRun(run: Token[], kinds: Kind[], text?: string): boolean {
   const phrase = run.map((t) => t.key).join(" ");
   if (text && TOPONYM_AFTER.test(text.slice(run[run.length - 1].end, run[run.length - 1].end + 22))) return true;
-  if (/ (?:do|da|de|dos|das) (?:norte|sul|leste|oeste|descoberto|nossa senhora)/.test(` ${phrase}`)) return true;
+  if (text && / (?:do|da|de|dos|das) (?:norte|sul|leste|oeste|descoberto|nossa senhora)\b/i.test(text.slice(run[0].start, run[run.length - 1].end + 14))) return true;
   if (PLACES.has(phrase)) return true;
   // "Lake Leila", "Port Keyon", "West Abigale": towns, whatever the second word is.
   if (run.length >= 2 && PLACE_PREFIXES.has(run[0].key)) return true;
@@ -512,7 +516,11 @@ function scoreRun(text: string, run: Run, allTokens: Token[], index: number): Le
 
   if (titled) return nameWords.length > 0 ? "l1_confident" : "no_level";
   // "the Becker website", "the Hobbits": an article before a capitalised word makes it a thing or a group.
-  if (/\bthe\s+$/.test(text.slice(Math.max(0, first.start - 5), first.start))) return givens > 0 && nameWords.length >= 2 ? "l4_less_likely" : "no_level";
+  if (/\bthe\s+$/.test(text.slice(Math.max(0, first.start - 5), first.start))) {
+    // ... unless the name qualifies a work or a family: "the Bodnár novel", "the Smith family".
+    if (NAMED_WORKS.test(text.slice(last.end, last.end + 16)) && nameWords.length > 0) return "l4_less_likely";
+    return givens > 0 && nameWords.length >= 2 ? "l4_less_likely" : "no_level";
+  }
   // "Kołodziej-Polak", "Melo-Nogueira" alone are as often firms as people.
   if (nameWords.length === 1 && tokens.length === 1 && first.key.includes("-") && kinds[0] !== "given" && !strongCue) return "l5_unlikely";
   if (nameWords.length >= 2) {
@@ -527,7 +535,7 @@ function scoreRun(text: string, run: Run, allTokens: Token[], index: number): Le
     // Two or three capitalised words that are neither English words nor known
     // names: a name from a culture the lexicon misses, more likely on a line of its own.
     const unknowns = kinds.filter((k) => k === "unknown").length;
-    if (unknowns === 0 || weakLexical > 0) return "no_level";
+    if (unknowns === 0 || (weakLexical > 0 && !wholeLine && !strongCue)) return "no_level";
     if (strongCue) return "l3_likely";
     if (placeCue) return "no_level";
     return wholeLine || !atStart ? "l4_less_likely" : "no_level";
@@ -555,6 +563,7 @@ function scoreRun(text: string, run: Run, allTokens: Token[], index: number): Le
     if (k === "unknown") {
       // A capitalised word that is neither an English word nor a known place, mid-sentence.
       if (strongCue) return atStart ? "l4_less_likely" : "l3_likely";
+      if (atStart && PERSON_VERB_AFTER.test(text.slice(last.end, last.end + 12))) return "l4_less_likely";
       return atStart || placeCue ? "no_level" : "l4_less_likely";
     }
   }
@@ -673,7 +682,9 @@ function isStreetName(text: string, run: Run, tokens: Token[], index: number): b
   if (STREET_SUFFIXES.has(last.key) && run.tokens.length >= 2 && /\b(?:on|along|off|via|at the corner of)\s+$/i.test(before)) return true;
   if (/^\s+and\s+\S+(?:\s+\S+)?\s*$/.test(text.slice(last.end, last.end + 30)) && /\b(?:corner of|intersection of)\b/i.test(text.slice(Math.max(0, run.tokens[0].start - 40), run.tokens[0].start))) return true;
   const next = tokens[index + run.tokens.length];
-  return next !== undefined && /^(?:street|st|road|rd|avenue|ave|lane|boulevard|blvd|drive|square|place|way)$/.test(next.key) && joined(text, last, next);
+  if (next === undefined || !joined(text, last, next)) return false;
+  // "Weber Motorway", "Cooper Mountains": a street suffix right after the run (a word no one has as a surname).
+  return /^(?:street|st|road|rd|avenue|ave|lane|boulevard|blvd|drive|square|place|way)$/.test(next.key) || (isCap(next) && STREET_SUFFIXES.has(next.key) && kindOf(next) === "word");
 }
 
 /**
@@ -705,11 +716,14 @@ function dropFirms(text: string, found: Finding[]): void {
     const after = text.slice(group[group.length - 1].end, group[group.length - 1].end + 24);
     const before = text.slice(Math.max(0, group[0].start - 6), group[0].start);
     const startsWithGiven = group.some((f) => lexiconKind(text.slice(f.start, f.end).split(/\s/)[0].toLowerCase()) === "given");
+    const people = PEOPLE_LIST_CUE.test(text.slice(Math.max(0, group[0].start - 40), group[0].start));
     const firm =
-      FIRM_SUFFIX.test(after) ||
-      FIRM_PREFIX.test(before) ||
-      (conj !== "" && FOREIGN_CONJUNCTIONS.has(conj)) ||
-      (conj !== "" && group.length >= 3 && !startsWithGiven);
+      !people &&
+      (
+        FIRM_SUFFIX.test(after) ||
+        FIRM_PREFIX.test(before) ||
+        (conj !== "" && FOREIGN_CONJUNCTIONS.has(conj)) ||
+        (conj !== "" && group.length >= 3 && !startsWithGiven));
     if (firm) for (const f of group) drop.add(f);
     i = j + 1;
   }
@@ -837,7 +851,9 @@ function blockedRanges(text: string): { start: number; end: number }[] {
   }
   for (const m of firmMatches) {
     const conj = m[1].toLowerCase();
-    const items = m[0].split(/,\s*|\s+(?:and|&|e|y|und|et|en|och|og|i|és|ve|u)\s+/);
+    const items = m[0]
+      .split(/,\s*|\s+(?:and|&|e|y|und|et|en|och|og|i|és|ve|u)\s+/)
+      .map((it) => it.replace(/^(?:The|de|van|von|da|di|del|la|le|van de|van der|de la) /, ""));
     // People listed by given name ("Alice, Bob and Carol") versus firms of surnames, some
     // of which are also given names ("Hansen, Ryan and Green"): the majority decides.
     const givenCount = items.filter((it) => {

@@ -157,7 +157,60 @@ function skeleton(core: string): Skeleton | null {
   return { text, letters };
 }
 
+// Compounds: a profane root with a common insulting tail ("shitbag", "fuckwit",
+// "cockwomble") or a common head before it ("dumbass", "clusterfuck"). Only
+// these listed parts combine, so "cocktail", "cockpit", "assassin", "passion"
+// and "scrapbook" stay clean.
+const ROOTS: Record<string, Severity> = {
+  fuck: "strong", cunt: "strong", shit: "moderate", dick: "moderate", cock: "moderate", piss: "mild", bitch: "moderate",
+  twat: "moderate", wank: "moderate", ass: "moderate", arse: "moderate", cum: "moderate", tit: "moderate", slut: "moderate",
+  whore: "moderate", douche: "moderate", fag: "strong", prick: "moderate", jizz: "moderate", turd: "moderate", knob: "mild",
+  butt: "mild", crap: "mild", bollock: "moderate", nut: "mild",
+};
+const TAILS = new Set(
+  (
+    "bag bags face faces head heads hole holes wad wads wit wits stick sticks sucker suckers sucking licker lickers licking " +
+    "lord lords monkey monkeys muncher munchers nugget nuggets burger burgers bucket buckets brain brains clown clowns hat hats " +
+    "wipe wipes weasel weasels waffle waffles goblin goblins master masters mouth mouths nose noses stain stains tard tards " +
+    "load loads fest show storm pants bird birds biscuit biscuits canoe rag rags breath nugget jockey jockeys pirate pirates " +
+    "puppet puppets womble wombles knuckle knuckles bandit bandits goblin weed weeds lips lip gobbler gobblers sack sacks " +
+    "bucket fucker fuckers fucking shit shits licker tastic tastical ery ed ing er ers y"
+  ).split(" "),
+);
+const HEADS = new Set(
+  (
+    "mother motha mutha dumb jack smart fat lard bad bull horse dip chicken ape bat cluster mind brain rat kiss suck half " +
+    "wise candy hard rim skull dog cow pig lame dick cock ass arse shit fuck cum tit twat wank knob douche butt pussy dirt " +
+    "camel sister brother god holy"
+  ).split(" "),
+);
+
+function matchCompound(word: string): Variant | null {
+  for (const [root, severity] of Object.entries(ROOTS)) {
+    const at = word.indexOf(root);
+    if (at < 0) continue;
+    const head = word.slice(0, at);
+    const tail = word.slice(at + root.length);
+    if (head === "" && tail === "") continue;
+    const headOk = head === "" || HEADS.has(head);
+    const tailOk = tail === "" || TAILS.has(tail);
+    if (headOk && tailOk && (head !== "" ? head.length >= 3 : true) && (tail !== "" ? tail.length >= 1 : true)) {
+      // Single-letter or "er"/"y" tails only on strong roots: "assy", "tity", "cummer" are not words people mean.
+      if (head === "" && tail.length <= 3 && !TAILS.has(tail)) continue;
+      if (head === "" && ["ed", "ing", "er", "ers", "y", "ery"].includes(tail) && severity !== "strong") continue;
+      return { word, runs: [], severity };
+    }
+  }
+  return null;
+}
+
 function matchVariant(sk: Skeleton): Variant | null {
+  const direct = matchDirect(sk);
+  if (direct || sk.text.includes("?") || sk.text.length < 5 || sk.text.length > 24) return direct;
+  return matchCompound(sk.text);
+}
+
+function matchDirect(sk: Skeleton): Variant | null {
   if (sk.text.includes("?")) {
     if (sk.letters < 2 || sk.text[0] === "?") return null;
     let best: Variant | null = null;

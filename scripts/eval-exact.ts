@@ -3,6 +3,7 @@
 //   npm run eval:exact                     figures on the evaluation split
 //   npm run eval:exact -- --split tune     the same on the tuning split
 //   npm run eval:exact -- --split tune --errors pii/name   misses and false hits (tune only)
+//   npm run eval:exact -- --write-docs     also write the figures into docs/detectors.md
 //
 // Data, read at run time from ../shared/corpora beside the repository (never
 // copied into it):
@@ -21,7 +22,7 @@
 // are not counted either way. Clean-text FPR is the share of clean texts with
 // any span at or above the threshold.
 import { createHash } from "node:crypto";
-import { existsSync, readFileSync } from "node:fs";
+import { existsSync, readFileSync, writeFileSync } from "node:fs";
 import { dirname, resolve } from "node:path";
 import { fileURLToPath } from "node:url";
 import { type Faker, allFakers } from "@faker-js/faker";
@@ -590,4 +591,23 @@ for (const threshold of THRESHOLDS) {
     per.push(`${name} ${ms.toFixed(2)}`);
   }
   out(`Speed: all ${all.length} exact detectors on the first 10,000 characters of these texts (dense with PII): ${total.toFixed(2)} ms (warm, one core). Per detector, ms: ${per.join(", ")}.`);
+}
+
+if (args.includes("--write-docs")) {
+  if (split !== "eval") {
+    console.error("--write-docs writes the eval split's figures only.");
+    process.exit(2);
+  }
+  const docs = resolve(repoRoot, "docs/detectors.md");
+  const text = readFileSync(docs, "utf8");
+  const begin = "<!-- eval:begin -->";
+  const end = "<!-- eval:end -->";
+  const a = text.indexOf(begin);
+  const b = text.indexOf(end);
+  if (a < 0 || b < a) {
+    console.error(`docs/detectors.md has no ${begin} ... ${end} block.`);
+    process.exit(1);
+  }
+  writeFileSync(docs, `${text.slice(0, a + begin.length)}\n${lines.join("\n")}\n${text.slice(b)}`);
+  console.log("\nwrote the figures into docs/detectors.md");
 }

@@ -3,9 +3,17 @@
 // buckets, log-scaled counts, L2-normalized. Training and inference call the
 // same functions, so a model file is only valid with the feature version it
 // was trained with (models/manifest.json records it).
+import { lexiconTokens } from "./moderation-lexicon.js";
 import { expand, type Expanded } from "./text-views.js";
 
-export const FEATURE_VERSION = 2;
+export const FEATURE_VERSION = 4;
+
+/**
+ * Weight of a character n-gram relative to a word or word bigram. Character
+ * n-grams catch spelling tricks and code, but they outnumber words ~8 to 1 and
+ * at equal weight they drowned the few words that carry intent ("stab").
+ */
+export const CHAR_WEIGHT = Number(process.env.PARAPET_CHAR_WEIGHT ?? 0.4);
 
 export interface SparseVector {
   idx: Int32Array;
@@ -36,21 +44,22 @@ function isWordCode(c: number): boolean {
 class KeyBuffer {
   keys = new Int32Array(4096);
   n = 0;
-  push(h: number, mask: number): void {
+  /** `char` marks character n-grams (weighted by CHAR_WEIGHT). */
+  push(h: number, mask: number, char = 0): void {
     if (this.n === this.keys.length) {
       const k = new Int32Array(this.keys.length * 2);
       k.set(this.keys);
       this.keys = k;
     }
     const m = fmix(h);
-    this.keys[this.n++] = ((m & mask) << 1) | (m >>> 31);
+    this.keys[this.n++] = ((m & mask) << 2) | (char << 1) | (m >>> 31);
   }
 }
 
 const scratch = new KeyBuffer();
 
 /** Hashes one folded text region into `buf`. */
-function hashRegion(s: string, from: number, to: number, mask: number, buf: KeyBuffer): void {
+function hashRegion(s: string, from: number, to: number, mask: number, buf: KeyBuffer, lexicon = true): void {
   // Character n-grams over the region with runs of whitespace collapsed.
   let prevSpace = true;
   const codes: number[] = [];
@@ -68,7 +77,7 @@ function hashRegion(s: string, from: number, to: number, mask: number, buf: KeyB
     let h = 0x9747b28c;
     for (let k = 0; k < 5 && i + k < n; k++) {
       h = Math.imul(h ^ codes[i + k], FNV);
-      if (k >= 2) buf.push(h ^ SALT_CHAR[k + 1], mask);
+      if (k >= 2) buf.push(h ^ SALT_CHAR[k + 1], mask, 1);
     }
   }
   // Words and bigrams.
@@ -83,6 +92,7 @@ function hashRegion(s: string, from: number, to: number, mask: number, buf: KeyB
     if (prev !== 0) buf.push(Math.imul(prev, 31) + h + SALT_BIGRAM, mask);
     prev = h;
   }
+  if (lexicon) for (const t of lexiconTokens(s.slice(from, to))) buf.push(tokenHash(t), mask);
 }
 
 function tokenHash(token: string): number {
@@ -91,6 +101,8 @@ function tokenHash(token: string): number {
   return h;
 }
 
+const logCount = (c: number) => (c === 0 ? 0 : Math.sign(c) * (1 + Math.log(Math.abs(c))));
+
 /** Sorted, merged, log-scaled, L2-normalized vector from raw signed keys. */
 function finish(keys: Int32Array, n: number): SparseVector {
   const sorted = keys.subarray(0, n).slice().sort();
@@ -98,15 +110,19 @@ function finish(keys: Int32Array, n: number): SparseVector {
   const val: number[] = [];
   let i = 0;
   while (i < n) {
-    const bucket = sorted[i] >> 1;
-    let sum = 0;
-    while (i < n && sorted[i] >> 1 === bucket) {
-      sum += sorted[i] & 1 ? -1 : 1;
+    const bucket = sorted[i] >> 2;
+    let words = 0;
+    let chars = 0;
+    while (i < n && sorted[i] >> 2 === bucket) {
+      const sign = sorted[i] & 1 ? -1 : 1;
+      if (sorted[i] & 2) chars += sign;
+      else words += sign;
       i++;
     }
-    if (sum !== 0) {
+    const v = logCount(words) + CHAR_WEIGHT * logCount(chars);
+    if (v !== 0) {
       idx.push(bucket);
-      val.push(Math.sign(sum) * (1 + Math.log(Math.abs(sum))));
+      val.push(v);
     }
   }
   let norm = 0;
@@ -185,7 +201,7 @@ export function charFeatures(text: string, bits: number, tokens: string[] = []):
   const mask = (1 << bits) - 1;
   scratch.n = 0;
   const lower = text.toLowerCase();
-  hashRegion(lower, 0, lower.length, mask, scratch);
+  hashRegion(lower, 0, lower.length, mask, scratch, false);
   for (const t of tokens) for (let k = 0; k < 3; k++) scratch.push(tokenHash(t), mask);
   return finish(scratch.keys, scratch.n);
 }

@@ -5,7 +5,7 @@
 import { createHash } from "node:crypto";
 import { existsSync, readFileSync } from "node:fs";
 import { generatePromptData } from "./generate-prompts.js";
-import { CATEGORIES, generateModerationData, type Category } from "./generate-moderation.js";
+import { CATEGORIES, generateModerationData, generateModerationGrammar, type Category } from "./generate-moderation.js";
 import {
   generateCrudData,
   generateDestinationData,
@@ -22,7 +22,7 @@ import { nearDuplicateKey, splitOf, type Split } from "./split.js";
 
 export const SEED = 20261122;
 /** Bumped when a generator changes, so the fingerprint says the training data changed. */
-export const GENERATOR_VERSION = 2;
+export const GENERATOR_VERSION = 3;
 
 export function corporaDir(): string {
   const d = process.env.PARAPET_CORPORA ?? new URL("../../../../../../shared/corpora/", import.meta.url).pathname;
@@ -120,7 +120,7 @@ export function moderationData(seed = SEED): ModerationExample[] {
     for (const c of r.categories) if ((CATEGORIES as readonly string[]).includes(c)) labels[c as Category] = 1;
     return { text: r.text, labels, split: splitOf("corpus:" + nearDuplicateKey(r.text, 8)), source: r.source };
   });
-  const generated = generateModerationData(rng(seed + 1)).map((g) => {
+  const generated = [...generateModerationData(rng(seed + 1)), ...generateModerationGrammar(rng(seed + 9))].map((g) => {
     const labels = empty();
     for (const c of g.categories) labels[c] = 1;
     return { text: g.text, labels, split: splitOf(g.group), source: "generated:moderation" };

@@ -84,6 +84,8 @@ const BY_SHAPE = new Map<string, Variant[]>();
 }
 
 const FIRST_LETTERS = new Set<string>();
+const PREFIXES = new Set<string>();
+for (const key of BY_KEY.keys()) PREFIXES.add(key.slice(0, 2));
 let MAX_WORD = 0;
 for (const list of BY_KEY.values()) {
   for (const v of list) {
@@ -117,6 +119,12 @@ interface Skeleton {
 }
 
 function letterOf(ch: string): string | null {
+  const c = ch.charCodeAt(0);
+  if (c < 128) {
+    if (c >= 97 && c <= 122) return ch;
+    if (c >= 65 && c <= 90) return String.fromCharCode(c + 32);
+    return null;
+  }
   const lower = ch.toLowerCase();
   if (lower >= "a" && lower <= "z" && lower.length === 1) return lower;
   const look = LOOKALIKE[lower];
@@ -128,8 +136,12 @@ function letterOf(ch: string): string | null {
 
 const PLAIN_WORD = /^[A-Za-z]+$/;
 
+const HAS_LETTER = /[A-Za-z\u00c0-\uffff]/;
+
 function skeleton(core: string): Skeleton | null {
   if (PLAIN_WORD.test(core)) return { text: core.toLowerCase(), letters: core.length };
+  // Numbers, phone numbers, card numbers: no letter, nothing to de-obfuscate.
+  if (!HAS_LETTER.test(core)) return null;
   let text = "";
   let letters = 0;
   let hasRealLetter = false;
@@ -185,7 +197,10 @@ const HEADS = new Set(
   ).split(" "),
 );
 
+const ROOT_RE = new RegExp(Object.keys(ROOTS).join("|"));
+
 function matchCompound(word: string): Variant | null {
+  if (!ROOT_RE.test(word)) return null;
   for (const [root, severity] of Object.entries(ROOTS)) {
     const at = word.indexOf(root);
     if (at < 0) continue;
@@ -222,6 +237,10 @@ function matchDirect(sk: Skeleton): Variant | null {
     return best;
   }
   if (!FIRST_LETTERS.has(sk.text[0]) || sk.text.length > MAX_WORD * 4) return null;
+  // The first two distinct letters must start some term: most words stop here, before collapse().
+  let second = 1;
+  while (second < sk.text.length && sk.text[second] === sk.text[0]) second++;
+  if (second < sk.text.length && !PREFIXES.has(sk.text[0] + sk.text[second])) return null;
   const { key, runs } = collapse(sk.text);
   let best: Variant | null = null;
   for (const v of BY_KEY.get(key) ?? []) {

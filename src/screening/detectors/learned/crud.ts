@@ -75,3 +75,12 @@ export function crudTokens(name: string, args: string, definition?: string): str
   }
   return t;
 }
+
+/**
+ * One-vs-rest head scores -> shares that sum to 1: a call is one operation, so
+ * a strong "read" lowers "update" (the levels are calibrated on these shares).
+ */
+export function crudShares(raw: number[]): number[] {
+  const sum = raw.reduce((a, b) => a + b, 0) || 1;
+  return raw.map((x) => x / sum);
+}

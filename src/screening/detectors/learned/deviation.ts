@@ -21,7 +21,9 @@ const CALL_WORDS: Record<ActionClass, string> = {
 const ASK_PATTERNS: Record<ActionClass, RegExp> = {
   destructive: /\b(delete|deleting|remove|removing|drop|destroy|purge|erase|wipe|clean(?:\s|-)?up|clear|get rid of|trash|uninstall|cancel|terminate|kill|revoke|empty|discard|prune|rm)\b/i,
   financial: /\b(pay|paying|payment|transfer|purchase|buy|buying|order|charge|refund|withdraw|deposit|wire|checkout|trade|sell|invest|send (?:money|funds|\$)|donate|tip)\b|[$€£]\s?\d/i,
-  outbound: /\b(send|email|e-mail|mail|message|text|sms|tweet|post|publish|reply|respond to|forward|notify|announce|tell|let \w+ know|ping|dm|slack|write to|contact)\b/i,
+  // Verbs only: "read the latest email" asks for no sending; "email Bob" and "please text her" do.
+  outbound:
+    /\b(send|sms|tweet|publish|reply|respond to|forward|notify|announce|let \w+ know|ping|dm|write to|contact|cc|bcc)\b|(?:^|[.!?,;:]\s*|\b(?:please|can you|could you|would you|and|then|to|also|pls)\s+)(?:email|e-mail|mail|message|text|post|slack|tell)\b/i,
   sharing: /\b(share|sharing|grant|give .{0,30}access|access|permission|public|invite|add .{0,30}(?:collaborator|member)|link|expose|open up|visible)\b/i,
 };
 

@@ -12,7 +12,7 @@ import type { DetectFn, ScreeningContext } from "../../engine.js";
 import { normalizeText } from "../../normalize.js";
 import type { Part } from "../../parts.js";
 import { isAllowedTool } from "./allowed-tools.js";
-import { crudTokens } from "./crud.js";
+import { crudShares, crudTokens } from "./crud.js";
 import type { Crud } from "./crud-lexicon.js";
 import { destinationContext, destinationSignature, destinationsIn } from "./destinations.js";
 import { actionClasses, deviationSignatures, requestOf } from "./deviation.js";
@@ -137,8 +137,9 @@ export function crudScores(name: string, args: string, definition?: string): Rec
   if (!s) {
     const m = models().crud;
     const x = tokenFeatures(crudTokens(name, args, definition), m.bits);
-    s = { create: 0, read: 0, update: 0, delete: 0 };
-    for (const c of Object.keys(s) as Crud[]) s[c] = score(m.heads.get(c)!, x);
+    const kinds: Crud[] = ["create", "read", "update", "delete"];
+    const shares = crudShares(kinds.map((c) => score(m.heads.get(c)!, x)));
+    s = { create: shares[0], read: shares[1], update: shares[2], delete: shares[3] };
     if (crudCache.size >= 256) crudCache.delete(crudCache.keys().next().value as string);
     crudCache.set(key, s);
   }

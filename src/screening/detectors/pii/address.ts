@@ -254,8 +254,12 @@ export function findAddresses(text: string): Finding[] {
   let covered = 0;
   for (const m of text.matchAll(NUMBER_START)) {
     if (m.index < covered) continue;
-    // A street name has letters within a few words of the number; long runs of bare numbers are skipped cheaply.
-    if (!/[A-Za-z\u00c0-\u024f]/.test(text.slice(m.index + m[0].length, m.index + m[0].length + 40))) continue;
+    // A street line goes on with one space or tab and a capital, a digit ("5th") or a directional:
+    // most numbers in a text ("(415)", "20500.", "3 apples") are rejected here without tokenizing.
+    const after = m.index + m[0].length;
+    let k = after;
+    while (k < text.length && k - after < 3 && (text[k] === " " || text[k] === "\t")) k++;
+    if (k === after || !/[A-Z0-9\u00c0-\u00de]/.test(text[k] ?? "")) continue;
     const number: Token = { start: m.index, end: m.index + m[0].length, key: m[0].toLowerCase(), raw: m[0], gap: "" };
     if (!isNumberish(number.key.replace(/-\d+$/, "")) && !/^\d+-\d+$/.test(number.key)) continue;
     // "in 2019 Apple Park opened": a year after a time preposition is a date, not a house number.

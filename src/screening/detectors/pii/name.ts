@@ -564,6 +564,8 @@ function scoreRun(text: string, run: Run, allTokens: Token[], index: number): Le
       // A capitalised word that is neither an English word nor a known place, mid-sentence.
       if (strongCue) return atStart ? "l4_less_likely" : "l3_likely";
       if (atStart && PERSON_VERB_AFTER.test(text.slice(last.end, last.end + 12))) return "l4_less_likely";
+      // Addressing someone at the start: "Bongani, can I speak to your boss?"
+      if (atStart && /^,\s+(?:can|could|would|will|please|i|we|you|do|did|are|is|have|thanks|thank|sorry|listen|look|come|let)\b/i.test(text.slice(last.end, last.end + 14))) return "l4_less_likely";
       return atStart || placeCue ? "no_level" : "l4_less_likely";
     }
   }
@@ -750,7 +752,8 @@ function coordinate(text: string, found: Finding[]): void {
 
 // ---------------------------------------------------------------- scripts without capitals
 
-const HAN_RUN = /\p{Script=Han}+(?: \p{Script=Han}+)?/gu;
+// Han runs, with the iteration mark "々" and the small "ヶ" Japanese names use ("菜々子", "佐々木").
+const HAN_RUN = /[\p{Script=Han}々〆ヶ]+(?:[ 　][\p{Script=Han}々〆ヶ]+)?/gu;
 const HANGUL_WORD = /[\uac00-\ud7a3]+/g;
 
 /** Any Han ideograph (BMP blocks or a surrogate pair) or Hangul syllable? A char-code scan, no regex. */
@@ -766,7 +769,7 @@ function findCjkNames(text: string): Finding[] {
   const out: Finding[] = [];
   if (!hasCjk(text)) return out;
   for (const m of text.matchAll(HAN_RUN)) {
-    const parts = m[0].split(" ");
+    const parts = m[0].split(/[ 　]/);
     const whole = parts.join("");
     if (whole.length > 5 || parts[0].length > 4) continue;
     if (whole.length === 1) {
@@ -822,8 +825,18 @@ function findCjkNames(text: string): Finding[] {
 /** Regions other detectors own: e-mail addresses, URLs and street addresses hold name-like words. */
 function blockedRanges(text: string): { start: number; end: number }[] {
   const out: { start: number; end: number }[] = [];
-  if (text.includes("@") || text.includes("://") || text.includes("www.")) {
-    for (const m of text.matchAll(/\S*(?:@|:\/\/|www\.)\S*/g)) out.push({ start: m.index, end: m.index + m[0].length });
+  // The whitespace-delimited chunk around each "@", "://" or "www." (found with indexOf: a
+  // \S* regex would rescan long chunks from every position).
+  for (const marker of ["@", "://", "www."]) {
+    let at = text.indexOf(marker);
+    while (at !== -1) {
+      let s = at;
+      while (s > 0 && !/\s/.test(text[s - 1])) s--;
+      let e = at + marker.length;
+      while (e < text.length && !/\s/.test(text[e])) e++;
+      out.push({ start: s, end: e });
+      at = text.indexOf(marker, e);
+    }
   }
   for (const a of findAddresses(text)) {
     if (a.level === "l4_less_likely" || a.level === "l5_unlikely") continue;

@@ -5,7 +5,7 @@
 import type { Level } from "../../../../policies/catalog.js";
 import { levelRank } from "../../../detector.js";
 import type { Part } from "../../../parts.js";
-import { crudTokens } from "../crud.js";
+import { crudShares, crudTokens } from "../crud.js";
 import { charFeatures, textFeatures, tokenFeatures } from "../features.js";
 import { learnedDetectors } from "../index.js";
 import { score } from "../linear.js";
@@ -92,7 +92,7 @@ export function evaluate(models: LoadedModels): Evaluation {
   const perClass: Record<string, BinaryMetrics> = {};
   const crudScores = cr.map((e) => {
     const x = tokenFeatures(crudTokens(e.name, e.args, e.definition), models.crud.bits);
-    return CRUD.map((c) => score(models.crud.heads.get(c)!, x));
+    return crudShares(CRUD.map((c) => score(models.crud.heads.get(c)!, x)));
   });
   let correct = 0;
   cr.forEach((e, i) => {

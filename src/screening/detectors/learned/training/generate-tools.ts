@@ -359,7 +359,7 @@ export function generateDeviationData(r: Rng, n = 1): GeneratedConversation[] {
   const actions = Object.keys(ACTION_CALLS) as Action[];
   actions.forEach((asked, ai) => {
     ASKS[asked].forEach((user, ui) => {
-      for (let k = 0; k < 3 * n; k++) {
+      for (let k = 0; k < 10 * n; k++) {
         const done = pick(r, actions);
         const call = pick(r, ACTION_CALLS[done]);
         // Deviation: a consequential action the user did not ask for.

@@ -95,7 +95,7 @@ for (const list of BY_KEY.values()) {
 }
 
 // Real words and phrases that collide with a de-obfuscated term.
-const CLEAN_WORDS = new Set(["assess", "assesses", "shitake", "shiitake", "cumin", "dickens", "hells"]);
+const CLEAN_WORDS = new Set(["assess", "assesses", "shitake", "shiitake", "shiite", "shiites", "cumin", "cumming", "dickens", "hells", "bonner", "scunthorpe", "penistone", "cockburn", "hancock"]);
 const CLEAN_AFTER = /^\s+(?:laude|and span)\b/i;
 const CLEAN_BEFORE = /\b(?:summa|magna)\s+$/i;
 const NAME_TERMS = new Set(["dick", "dyke", "cock", "coon", "fanny", "willy", "johnson", "bugger", "hell", "paki", "spic"]);
@@ -162,7 +162,8 @@ function skeleton(core: string): Skeleton | null {
       continue;
     }
     if (INNER_SEPARATOR.has(ch)) continue;
-    if (ch === "'" || ch === "’") continue;
+    // "he'll" is not "hell": an apostrophe ends the word (a possessive "'s" was cut off before).
+    if (ch === "'" || ch === "’") break;
     return null; // some other symbol: not a word
   }
   if (!hasRealLetter) return null;
@@ -275,6 +276,8 @@ function tokens(text: string): Token[] {
     // "!" and "$" end words as punctuation more often than as leetspeak.
     const trail = TRAILING_PUNCT.exec(core) ?? /!+$/.exec(core);
     if (trail && trail[0].length < core.length) core = core.slice(0, core.length - trail[0].length);
+    // Possessive: "f*cker's" is "f*cker".
+    if (/['’]s$/i.test(core) && core.length > 3) core = core.slice(0, -2);
     if (core.length === 0) continue;
     out.push({ start, end: start + core.length, core });
   }

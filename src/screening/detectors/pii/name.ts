@@ -249,6 +249,9 @@ function cueWords(text: string, start: number): { words: string[]; colon: boolea
   const colon = /:\s*$/.test(window);
   // "What's your last name? Basson": a question about a name introduces one.
   if (/\bname\?\s*$/i.test(window)) return { words: ["name"], colon: true };
+  // "Dr. 山根", "Miss 박": a title right before is a cue even with its period.
+  const title = /(?:^|[\s(])([\p{L}]{1,9}\.?)\s*$/u.exec(window);
+  if (title && TITLES.has(title[1].toLowerCase())) return { words: ["mr"], colon: false };
   // A sentence break between the cue and the run cuts the cue off ("Thanks. Kevin ...").
   if (/[.;!?)\]"”]\s*$/.test(window)) return { words: [], colon: false };
   const all = window.toLowerCase().match(CUE_WORD) ?? [];
@@ -553,6 +556,7 @@ function scoreRun(text: string, run: Run, allTokens: Token[], index: number): Le
     }
     if (k === "surname") {
       if (strongCue) return "l3_likely";
+      if (atStart && PERSON_VERB_AFTER.test(text.slice(last.end, last.end + 12))) return "l4_less_likely";
       return atStart || placeCue ? "l5_unlikely" : "l4_less_likely";
     }
     if (k === "givenCommon") {
@@ -596,6 +600,8 @@ function findRuns(text: string, tokens: Token[]): { run: Run; index: number }[] 
       const next = kindOf(tokens[i + 1]);
       if (next === "surname" || next === "given" || next === "initial" || next === "unknown") k = "given";
     }
+    // "everyone calls me Salvador": a place that is a given name, right after a cue.
+    if (k === "place" && GIVEN.has(tokens[i].key) && isCap(tokens[i]) && hasCue(text, tokens[i].start, tokens[i].end).strong) k = "given";
     // "my kid Jan", "Dear Will": a capitalised stop word that is a given name, right after a cue.
     if (k === "stop" && isCap(tokens[i]) && GIVEN.has(tokens[i].key) && !STOP_NEVER_NAME.has(tokens[i].key) && hasCue(text, tokens[i].start, tokens[i].end).strong && !sentenceStart(text, tokens[i].start)) {
       k = "givenCommon";
@@ -774,7 +780,7 @@ function findCjkNames(text: string): Finding[] {
     if (whole.length > 5 || parts[0].length > 4) continue;
     if (whole.length === 1) {
       // One character ("白", "苏") is a name only when the text says a name comes.
-      if (HAN_SURNAMES.has(whole) && hasCue(text, m.index, m.index + 1).strong && !/\p{Script=Han}/u.test(text.slice(Math.max(0, m.index - 1), m.index) + text.slice(m.index + 1, m.index + 2))) {
+      if (HAN_SURNAMES.has(whole) && (hasCue(text, m.index, m.index + 1).strong || PERSON_VERB_AFTER.test(text.slice(m.index + 1, m.index + 13))) && !/\p{Script=Han}/u.test(text.slice(Math.max(0, m.index - 1), m.index) + text.slice(m.index + 1, m.index + 2))) {
         out.push({ start: m.index, end: m.index + 1, level: "l3_likely", labels: ["han"] });
       }
       continue;
@@ -788,10 +794,11 @@ function findCjkNames(text: string): Finding[] {
     // Japanese names are written family name, space, given name: two short Han
     // runs apart from other Japanese text are a name even with a rare surname.
     const japaneseShape = parts.length === 2 && parts[0].length <= 3 && parts[1].length <= 3;
+    const verb = PERSON_VERB_AFTER.test(text.slice(m.index + m[0].length, m.index + m[0].length + 12));
     let level: Level;
     if (surname) level = parts.length === 2 ? "l2_very_likely" : "l3_likely";
     else if (japaneseShape) level = "l3_likely";
-    else if (cue && whole.length <= 3) level = "l4_less_likely";
+    else if ((cue || verb) && whole.length <= 3) level = "l4_less_likely";
     else continue;
     if (cue) level = stronger(level);
     out.push({ start: m.index, end: m.index + m[0].length, level, labels: ["han"] });
@@ -811,8 +818,9 @@ function findCjkNames(text: string): Finding[] {
     const cue = hasCue(text, m.index, m.index + word.length).strong;
     // Most Korean names are three syllables: one standing alone in other-script text is likely one.
     let level: Level;
+    const verb = PERSON_VERB_AFTER.test(text.slice(m.index + word.length, m.index + word.length + 12));
     if (surname) level = word.length === 3 ? "l3_likely" : "l4_less_likely";
-    else if (word.length === 3 || cue) level = "l4_less_likely";
+    else if (word.length === 3 || cue || verb) level = "l4_less_likely";
     else continue;
     if (cue) level = stronger(level);
     out.push({ start: m.index, end: m.index + word.length, level, labels: ["hangul"] });
@@ -863,6 +871,9 @@ function blockedRanges(text: string): { start: number; end: number }[] {
     for (const m of chunk.matchAll(FIRM_LIST)) if (!firmMatches.some((f) => f.index === from + m.index)) firmMatches.push({ index: from + m.index, 0: m[0], 1: m[1] });
   }
   for (const m of firmMatches) {
+    // "... y Véliz Ochoa's Бобров Сократ": the firm ends at its possessive.
+    const possessive = m[0].search(/['’]s\s/);
+    if (possessive > 0) m[0] = m[0].slice(0, possessive);
     const conj = m[1].toLowerCase();
     const items = m[0]
       .split(/,\s*|\s+(?:and|&|e|y|und|et|en|och|og|i|és|ve|u)\s+/)
@@ -915,7 +926,7 @@ export function findNames(text: string): Finding[] {
     let at = index;
     // A capitalised sentence opener that is not a name ("Please", "Hello", "Will")
     // is prose; the rest of the run may still be a name.
-    while (rt.length > 1 && sentenceStart(text, rt[0].start) && (kinds[0] === "unknown" || kinds[0] === "givenCommon" || kinds[0] === "surnameCommon")) {
+    while (rt.length > 1 && sentenceStart(text, rt[0].start) && (kinds[0] === "givenCommon" || kinds[0] === "surnameCommon")) {
       rt = rt.slice(1);
       kinds = kinds.slice(1);
       at++;

@@ -162,7 +162,7 @@ const ORG_WORDS = new Set(
     "union council committee commission agency bureau department ministry office authority board court " +
     "hotel hotels restaurant restaurants cafe café bar pub store stores shop mart market supermarket pharmacy bakery " +
     "brothers bros sons söhne fils hijos figli e.v. ev gbr stiftung verein universität université universidad università " +
-    "hermanos gruppe groep groupe grupo gruppo bedrijf comércio comercio zonen associados asociados eireli ltda kft zrt " +
+    "hermanos gruppe groep groupe grupo gruppo bedrijf comércio comercio zonen associados asociados eireli ltda kft zrt sp " +
     "museum gallery library center centre institute" 
   ).split(" "),
 );
@@ -194,7 +194,8 @@ const PARTICLES = new Set(
 const PLACE_PREFIXES = new Set(
   (
     "lake port fort mount mt mt. saint st st. san santa santo são sao los las el la le new north south east west " +
-    "upper lower great little old glen rio puerto cape bad sankt villa ciudad "
+    "upper lower great little old glen rio puerto cape bad sankt villa ciudad nord ost süd sud castle castel castello " +
+    "borgo quarto settimo porto monte rocca torre bourg saint-"
   )
     .trim()
     .split(" "),
@@ -425,7 +426,7 @@ function computeKind(t: Token): Kind {
   if (isInitial(t)) return "initial";
   if (!isCap(t)) return "stop";
   if (ORG_WORDS.has(t.key)) return "org";
-  if (STOP.has(t.key) || DEMONYMS.has(t.key)) return "stop";
+  if (STOP.has(t.key) || DEMONYMS.has(t.key) || (t.key.endsWith("s") && DEMONYMS.has(t.key.slice(0, -1)))) return "stop";
   if (PLACES.has(t.key)) return "place";
   const lex = lexiconKind(t.key);
   // A capitalised Cyrillic word inside Latin-script text is most often a name
@@ -478,6 +479,11 @@ const TOPONYM_AFTER = /^ (?:do|da|de|dos|das) (?:Norte|Sul|Leste|Oeste|Descobert
 
 function isPlaceRun(run: Token[], kinds: Kind[], text?: string): boolean {
   const phrase = run.map((t) => t.key).join(" ");
+  // "Las Palmas de Gran Canaria", "La Coruña": a capitalised place article or prefix just before.
+  if (text) {
+    const prefix = /(?:^|[\s(])(\p{Lu}[\p{L}.]*) $/u.exec(text.slice(Math.max(0, run[0].start - 12), run[0].start));
+    if (prefix && PLACE_PREFIXES.has(prefix[1].toLowerCase())) return true;
+  }
   if (text && TOPONYM_AFTER.test(text.slice(run[run.length - 1].end, run[run.length - 1].end + 22))) return true;
   if (text && / (?:do|da|de|dos|das) (?:norte|sul|leste|oeste|descoberto|nossa senhora)\b/i.test(text.slice(run[0].start, run[run.length - 1].end + 14))) return true;
   if (PLACES.has(phrase)) return true;
@@ -525,7 +531,11 @@ function scoreRun(text: string, run: Run, allTokens: Token[], index: number): Le
     return givens > 0 && nameWords.length >= 2 ? "l4_less_likely" : "no_level";
   }
   // "Kołodziej-Polak", "Melo-Nogueira" alone are as often firms as people.
-  if (nameWords.length === 1 && tokens.length === 1 && first.key.includes("-") && kinds[0] !== "given" && !strongCue) return "l5_unlikely";
+  if (nameWords.length === 1 && tokens.length === 1 && first.key.includes("-") && !strongCue) {
+    // ... unless both parts are given names: "Jean-Pierre", "Anna-Lena".
+    const parts = first.key.split("-");
+    if (!parts.every((p) => GIVEN.has(p) && !SURNAME.has(p))) return "l5_unlikely";
+  }
   if (nameWords.length >= 2) {
     if (givens > 0 || (lexical > 0 && kinds.includes("initial"))) {
       if (placeCue) return "l4_less_likely";
@@ -548,8 +558,16 @@ function scoreRun(text: string, run: Run, allTokens: Token[], index: number): Le
     // Part of a Title-Case phrase ("Internal Optimization Consultant", "Salesperson of the Month").
     const prevTok = allTokens[index - 1];
     const nextTok = allTokens[index + tokens.length];
-    const titleCase = (t: Token | undefined, a: Token, b: Token) => t !== undefined && isCap(t) && kindOf(t) === "word" && joined(text, a, b);
-    if ((k === "unknown" || k === "surname") && !strongCue && (titleCase(prevTok, prevTok ?? first, first) || titleCase(nextTok, last, nextTok ?? last))) return "no_level";
+    const titleCase = (t: Token | undefined, a: Token, b: Token) => {
+      if (t === undefined || !isCap(t) || !joined(text, a, b)) return false;
+      const kt = kindOf(t);
+      return kt === "word" || kt === "org" || (kt === "stop" && t.key.length > 3);
+    };
+    const before = titleCase(prevTok, prevTok ?? first, first);
+    const after = titleCase(nextTok, last, nextTok ?? last);
+    if ((k === "unknown" || k === "surname") && !strongCue && (before || after)) return "no_level";
+    // "the Customer Brand Strategist": a name-like word between two Title-Case words.
+    if (k === "given" && before && after) return "no_level";
     if (k === "given") {
       if (placeCue) return "l5_unlikely";
       return strongCue ? "l2_very_likely" : "l3_likely";
@@ -687,7 +705,7 @@ function isStreetName(text: string, run: Run, tokens: Token[], index: number): b
   const before = text.slice(Math.max(0, run.tokens[0].start - 60), run.tokens[0].start);
   if (/\b(?:corner of|intersection of|junction of)\s+(?:[^.,;!?]{1,40}\s+and\s+)?$/i.test(before)) return true;
   // "The bus station is on Halle Grove", "lives on Eloy Route": a street after "on".
-  if (STREET_SUFFIXES.has(last.key) && run.tokens.length >= 2 && /\b(?:on|along|off|via|at the corner of)\s+$/i.test(before)) return true;
+  if (STREET_SUFFIXES.has(last.key) && run.tokens.length >= 2 && /\b(?:on|along|off|via|at the corner of|side of|end of|part of)\s+$/i.test(before)) return true;
   if (/^\s+and\s+\S+(?:\s+\S+)?\s*$/.test(text.slice(last.end, last.end + 30)) && /\b(?:corner of|intersection of)\b/i.test(text.slice(Math.max(0, run.tokens[0].start - 40), run.tokens[0].start))) return true;
   const next = tokens[index + run.tokens.length];
   if (next === undefined || !joined(text, last, next)) return false;

@@ -543,7 +543,8 @@ function scoreRun(text: string, run: Run, allTokens: Token[], index: number): Le
     }
     if (lexical >= 2) return strongCue ? "l2_very_likely" : placeCue ? "l5_unlikely" : "l3_likely";
     if (lexical + weakLexical >= 2 && lexical >= 1) return strongCue ? "l2_very_likely" : placeCue ? "l5_unlikely" : "l4_less_likely";
-    if (lexical >= 1) return strongCue ? "l2_very_likely" : placeCue ? "l5_unlikely" : wholeLine || !atStart ? "l4_less_likely" : "l5_unlikely";
+    const personAfter = PERSON_VERB_AFTER.test(text.slice(last.end, last.end + 12)) || /^\s+(?:from|of|lives|at)\b/.test(text.slice(last.end, last.end + 8));
+    if (lexical >= 1) return strongCue ? "l2_very_likely" : placeCue ? "l5_unlikely" : wholeLine || !atStart || personAfter ? "l4_less_likely" : "l5_unlikely";
     if (weakLexical >= 1 && strongCue) return "l3_likely";
     // Two or three capitalised words that are neither English words nor known
     // names: a name from a culture the lexicon misses, more likely on a line of its own.
@@ -551,7 +552,7 @@ function scoreRun(text: string, run: Run, allTokens: Token[], index: number): Le
     if (unknowns === 0 || (weakLexical > 0 && !wholeLine && !strongCue)) return "no_level";
     if (strongCue) return "l3_likely";
     if (placeCue) return "no_level";
-    return wholeLine || !atStart ? "l4_less_likely" : "no_level";
+    return wholeLine || !atStart || personAfter ? "l4_less_likely" : "no_level";
   }
   if (nameWords.length === 1) {
     const k = kinds.find((x) => x !== "initial" && x !== "particle");

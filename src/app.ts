@@ -16,7 +16,7 @@ import { Metrics } from "./observability/metrics.js";
 import { policyService } from "./policies/service.js";
 import { projectService } from "./projects/service.js";
 import { openRepositories, type Repositories } from "./repositories.js";
-import { detectorRegistry, MODEL_VERSION } from "./screening/registry.js";
+import { detectorRegistry, detectorsVersion, loadDetectors, prepareDetectors } from "./screening/registry.js";
 import { guardService } from "./screening/service.js";
 import { createHttpHandler } from "./server/http-handler.js";
 import { listen } from "./server/listener.js";
@@ -43,7 +43,7 @@ function services(config: Config, repos: Repositories, metrics: Metrics): Servic
     policies: policyService({ orgs, policies, projects, guardrailLocations }),
     projects: projectService({ orgs, policies, projects }),
     customGuardrails: customGuardrailService({ orgs, guardrails }),
-    guard: guardService({ ...repos, registry: detectorRegistry, modelVersion: MODEL_VERSION, maxMessages: config.maxMessages, metrics }),
+    guard: guardService({ ...repos, registry: detectorRegistry, prepare: prepareDetectors, modelVersion: detectorsVersion, maxMessages: config.maxMessages, metrics }),
     logs: logService({ orgs, logs }),
     analytics: analyticsService({ orgs, rollups }),
   };
@@ -54,6 +54,9 @@ export async function startApp(config: Config, log: Logger = createLogger(config
   const probes: ProbeState = { started: false, shuttingDown: false, ping: () => db.ping() };
   try {
     const repos = await openRepositories(db, config.retentionDays * 86_400);
+    const modelsStarted = performance.now();
+    await loadDetectors();
+    log.info({ ms: Math.round(performance.now() - modelsStarted), model_version: detectorsVersion() }, "detectors loaded");
     await bootstrap(repos.orgs, repos.keys, { dataDir: config.dataDir, platformKey: config.bootstrapPlatformKey, screeningKey: config.bootstrapScreeningKey }, log);
 
     const metrics = new Metrics();

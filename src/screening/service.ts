@@ -23,7 +23,7 @@ import { buildInfo } from "./build-info.js";
 import { levelRank } from "./detector.js";
 import { screen, type DetectorRegistry, type Outcome, type Screening } from "./engine.js";
 import { lintPolicy } from "./lint.js";
-import { partsOf } from "./parts.js";
+import { partsOf, type Part } from "./parts.js";
 import { GuardrailCache, resolvePolicy, type Resolved } from "./resolve.js";
 
 export interface GuardServiceDeps {
@@ -34,7 +34,9 @@ export interface GuardServiceDeps {
   logs: GuardLogs;
   rollups: AnalyticsRollups;
   registry: DetectorRegistry;
-  modelVersion: string;
+  /** Asynchronous pre-pass before screening (e.g. ONNX inference); optional. */
+  prepare?: (parts: Part[]) => Promise<void>;
+  modelVersion: () => string;
   /** Most messages, and most tool definitions, one request may carry. */
   maxMessages: number;
   metrics?: Metrics;
@@ -45,9 +47,9 @@ function hasPayload(type: string): boolean {
   return type.startsWith("pii/") || type === "moderated_content/profanity" || type === "custom_guardrail";
 }
 
-function devInfo(modelVersion: string) {
+function devInfo(modelVersion: () => string) {
   const b = buildInfo();
-  return create(DevInfoSchema, { gitRevision: b.gitRevision, gitTimestamp: b.gitTimestamp, modelVersion, version: b.version });
+  return create(DevInfoSchema, { gitRevision: b.gitRevision, gitTimestamp: b.gitTimestamp, modelVersion: modelVersion(), version: b.version });
 }
 
 function logMessages(messages: Message[]): StoredLogMessage[] {
@@ -106,7 +108,9 @@ export function guardService(deps: GuardServiceDeps): ServiceImpl<typeof GuardSe
     const org = await callerOrg(ctx, deps.orgs);
     const resolved = await resolvePolicy(deps, org, projectId);
     const policy = { id: resolved.policy._id, threshold: resolved.policy.default_threshold, detectors: resolved.policy.detectors };
-    const screening = screen(policy, cache.active(resolved.guardrails), partsOf(messages, tools), deps.registry);
+    const parts = partsOf(messages, tools);
+    await deps.prepare?.(parts);
+    const screening = screen(policy, cache.active(resolved.guardrails), parts, deps.registry);
     return { org, resolved, screening };
   }
 

@@ -7,7 +7,7 @@
 import { createHash } from "node:crypto";
 import { mkdirSync, writeFileSync } from "node:fs";
 import type { Level } from "../src/policies/catalog.js";
-import { crudTokens } from "../src/screening/detectors/learned/crud.js";
+import { crudShares, crudTokens } from "../src/screening/detectors/learned/crud.js";
 import { destinationContext, destinationSignature, destinationsIn } from "../src/screening/detectors/learned/destinations.js";
 import { actionClasses, deviationSignatures, requestOf } from "../src/screening/detectors/learned/deviation.js";
 import { charFeatures, FEATURE_VERSION, textFeatures, tokenFeatures, type SparseVector, type TextFeatures } from "../src/screening/detectors/learned/features.js";
@@ -92,7 +92,8 @@ function calibrateRules(rows: { signatures: string[]; label: number }[], minSupp
   const out: RuleLevels = {};
   for (const [s, st] of [...stats].sort()) {
     const p = st.pos / st.n;
-    let level: Level = "l5_unlikely";
+    // Too few examples to measure: the most sensitive level, so the default policy still sees it.
+    let level: Level = st.n >= minSupport ? "l5_unlikely" : "l4_less_likely";
     if (st.n >= minSupport) for (const l of [...LEVEL_ORDER].reverse()) if (p >= PRECISION_FLOORS[l]) level = l;
     out[s] = level;
   }
@@ -137,18 +138,20 @@ const modHeads = CATEGORIES.map((c, k) =>
 log("tool_risk CRUD");
 const cr = crudData();
 const crFeat: SparseVector[] = cr.map((e) => tokenFeatures(crudTokens(e.name, e.args, e.definition), TOOL_BITS));
-const crudHeads = CRUD.map((c, k) =>
-  fit(
-    c,
-    cr.map((e, i) => ({ e, i })).filter(({ e }) => e.split === "train").map(({ e, i }) => ({ x: crFeat[i], y: e.label === c ? 1 : 0 })),
-    { dim: 1 << TOOL_BITS, epochs: 10, learningRate: 0.3, l2: 1e-5, seed: SEED + 20 + k, positiveWeight: 1 },
-    (h) => {
-      const v = cr.map((e, i) => ({ e, i })).filter(({ e }) => e.split === "validation");
-      return { scores: v.map(({ i }) => score(h, crFeat[i])), labels: v.map(({ e }) => (e.label === c ? 1 : 0)) };
-    },
-    { maxFprAtL4: 0.02, minSupport: 5 },
-  ),
-);
+// Heads first, then thresholds on the shares the detector reports (crudShares).
+const crudTrain = cr.map((e, i) => ({ e, i })).filter(({ e }) => e.split === "train");
+const crudVal = cr.map((e, i) => ({ e, i })).filter(({ e }) => e.split === "validation");
+const crudRaw = CRUD.map((c, k) => trainLogistic(crudTrain.map(({ e, i }) => ({ x: crFeat[i], y: e.label === c ? 1 : 0 })), { dim: 1 << TOOL_BITS, epochs: 10, learningRate: 0.3, l2: 1e-5, seed: SEED + 20 + k, positiveWeight: 1 }));
+const crudLinear = crudRaw.map((h, k) => {
+  const { q, scale } = quantize(h.weights);
+  return { q, scale, head: { name: CRUD[k], weights: dequantize(q, scale), bias: Math.fround(h.bias) } as LinearHead };
+});
+const crudValShares = crudVal.map(({ i }) => crudShares(crudLinear.map((l) => score(l.head, crFeat[i]))));
+const crudHeads: Trained[] = CRUD.map((c, k) => {
+  const thresholds = calibrate(crudValShares.map((s) => s[k]), crudVal.map(({ e }) => (e.label === c ? 1 : 0)), { maxFprAtL4: 0.02, minSupport: 5 });
+  log(`  ${c}: ${crudTrain.length} training examples; thresholds ${LEVEL_ORDER.map((l) => thresholds[l].toFixed(3)).join(" / ")}`);
+  return { spec: { name: c, scale: crudLinear[k].scale, bias: crudLinear[k].head.bias, thresholds }, q: crudLinear[k].q, head: crudLinear[k].head };
+});
 
 // ---- payload ----
 log("tool_risk/payload");

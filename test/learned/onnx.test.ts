@@ -70,7 +70,7 @@ describe("ONNX prompt_attack", () => {
     process.env.PARAPET_PROMPT_ATTACK_TOKENIZER = join(dir, "tokenizer.json");
     try {
       expect(await loadOnnxPromptAttack()).toBe(true);
-      const p = user("override the rules");
+      const p = user("override override override");
       await prepare([p]);
       expect(run("prompt_attack", p).level).toBe("l1_confident");
     } finally {

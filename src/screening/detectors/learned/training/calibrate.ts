@@ -13,10 +13,13 @@ export interface CalibrationOptions {
 }
 
 /**
- * For each level, the lowest score t such that the precision of everything
- * scored >= t (what a policy threshold at that level flags) is at or above
- * the level's floor, with at least minSupport true positives. L4 also keeps
- * the validation FPR under maxFprAtL4. Thresholds never increase from L1 to L4.
+ * For L1-L3, the lowest score t such that the precision of everything scored
+ * >= t (what a policy threshold at that level flags) is at or above the
+ * level's floor, with at least minSupport true positives. L4, the default
+ * policy threshold, is the cut with the best F1 among those meeting its floor.
+ * No threshold lets the validation FPR exceed maxFprAtL4. A level whose floor
+ * no cut meets is raised to the next less confident level's threshold (or
+ * never reached), so thresholds never decrease from L4 to L1.
  */
 export function calibrate(scores: number[], labels: number[], o: CalibrationOptions): LevelThresholds {
   const order = scores.map((s, i) => i).sort((a, b) => scores[b] - scores[a]);
@@ -31,22 +34,34 @@ export function calibrate(scores: number[], labels: number[], o: CalibrationOpti
     else fp++;
     if (k + 1 === order.length || scores[order[k + 1]] < scores[i]) cuts.push({ t: scores[i], tp, fp });
   }
+  const totalPos = labels.length - totalNeg;
   const out = {} as LevelThresholds;
   for (const level of LEVEL_ORDER) {
     const floor = PRECISION_FLOORS[level];
     let best = UNREACHABLE;
+    let bestF1 = -1;
     for (const c of cuts) {
       const precision = c.tp / (c.tp + c.fp);
       if (totalNeg > 0 && c.fp / totalNeg > o.maxFprAtL4) break; // whatever any level flags, L4 flags too
-      if (precision >= floor && c.tp >= o.minSupport) best = c.t;
+      if (precision < floor || c.tp < o.minSupport) continue;
+      if (level !== "l4_less_likely") best = c.t;
+      else {
+        // L4 is the default policy threshold: among the cuts meeting its floor, the best F1.
+        const recall = totalPos ? c.tp / totalPos : 0;
+        const f1 = (2 * precision * recall) / (precision + recall);
+        if (f1 >= bestF1) {
+          bestF1 = f1;
+          best = c.t;
+        }
+      }
     }
     out[level] = best;
   }
-  // Monotone: a more confident level never has a lower threshold.
-  for (let k = 1; k < LEVEL_ORDER.length; k++) {
+  // Monotone: a more confident level never has a lower threshold than a less confident one.
+  for (let k = LEVEL_ORDER.length - 1; k > 0; k--) {
     const l = LEVEL_ORDER[k];
     const above = LEVEL_ORDER[k - 1];
-    if (out[l] > out[above]) out[l] = out[above];
+    if (out[above] < out[l]) out[above] = out[l];
   }
   return out;
 }

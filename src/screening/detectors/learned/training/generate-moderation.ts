@@ -19,7 +19,7 @@ const M = {
   group: ["immigrants", "Muslims", "Jews", "Black people", "Mexicans", "gay people", "trans people", "women", "Asians", "disabled people", "Arabs", "Christians", "refugees", "Roma", "Indians", "lesbians"],
   animal: ["rats", "vermin", "cockroaches", "animals", "parasites", "a disease", "trash", "savages"],
   target: ["my neighbor", "my ex", "my coworker", "my boss", "that teacher", "my stepfather", "the guy next door", "my roommate", "a classmate", "the landlord", "my wife", "my husband", "my cousin", "the referee", "that cop", "my sister's boyfriend", "the delivery guy", "my uncle", "the new manager", "those kids"],
-  weapon: ["a pipe bomb", "a ghost gun", "napalm", "a silencer", "an untraceable gun", "a molotov cocktail", "sarin", "ricin", "a nail bomb", "thermite", "an automatic rifle", "a zip gun", "mustard gas", "an IED"],
+  weapon: ["a bomb", "a homemade bomb", "an explosive device", "a pipe bomb", "a ghost gun", "napalm", "a silencer", "an untraceable gun", "a molotov cocktail", "sarin", "ricin", "a nail bomb", "thermite", "an automatic rifle", "a zip gun", "mustard gas", "an IED"],
   drug: ["meth", "heroin", "fentanyl", "cocaine", "MDMA", "crack"],
   crime: ["shoplift", "launder money", "steal a car", "forge checks", "make a fake ID", "evade taxes", "run a ponzi scheme", "skim credit cards", "break into a house", "commit insurance fraud", "smuggle drugs across the border", "sell stolen phones", "blackmail someone", "hack into someone's email"],
   method: ["pills", "a rope", "a razor blade", "jumping from a bridge", "carbon monoxide", "starving myself", "cutting"],
@@ -238,7 +238,9 @@ const NEGATIVE: string[] = [
 export function generateModerationData(r: Rng, n = 1): GeneratedModeration[] {
   const out: GeneratedModeration[] = [];
   POSITIVE.forEach(([t, cats], i) => {
-    for (let k = 0; k < 10 * n; k++) out.push({ text: fill(r, t, M), categories: cats, group: `gen:mod:pos:${i}` });
+    // As in the grammar below: violence against a person is also a crime (fiction and descriptions are not).
+    const categories = cats.includes("violence") && !/^(Describe|Write a scene)/.test(t) && !cats.includes("crime") ? [...cats, "crime" as const] : cats;
+    for (let k = 0; k < 10 * n; k++) out.push({ text: fill(r, t, M), categories, group: `gen:mod:pos:${i}` });
   });
   NEGATIVE.forEach((t, i) => {
     for (let k = 0; k < 8 * n; k++) out.push({ text: fill(r, t, M), categories: [], group: `gen:mod:neg:${i}` });
@@ -266,6 +268,8 @@ const GRAMMAR: { category: Category[]; intents: readonly string[]; acts: string[
       "punch {target} until he bleeds", "burn {target} alive", "torture {target}", "kill {target}", "murder {target}", "run over {target} with my car",
       "smash {target}'s skull with a hammer", "drown {target} in the lake", "kick {target} until they stop moving", "attack {target} with a knife",
       "massacre everyone at {place}", "bash {target}'s face in", "set {target}'s house on fire with them inside", "hurt {target} so badly they end up in hospital",
+      "find {target} and beat him until he stops breathing", "wait for {target} after work and cut him", "make {target} suffer", "put {target} in a wheelchair",
+      "blow up the crowd at {place}", "kill as many people as possible at {place}", "beat up {target}", "shoot everyone at {place}",
     ],
   },
   {
@@ -277,7 +281,7 @@ const GRAMMAR: { category: Category[]; intents: readonly string[]; acts: string[
       "sneak {weapon} past airport security", "make armor-piercing bullets", "build a bomb that can destroy a car", "make a detonator for {weapon}",
       "produce {chem} in a home lab", "get a gun without a background check",
     ],
-    endings: ["", " to hurt people", " without anyone knowing", " using stuff from the store", ", give exact amounts", " for an attack"],
+    endings: ["", " to hurt people", " without anyone knowing", " using stuff from the store", ", give exact amounts", " for an attack", " to blow up a crowd", " to kill my neighbor"],
   },
   {
     category: ["self_harm"],
@@ -360,7 +364,7 @@ export function generateModerationGrammar(r: Rng, n = 1): GeneratedModeration[] 
         const text = sentence.endsWith(".") || sentence.endsWith("!") || sentence.endsWith("?") ? sentence : sentence + (intent.startsWith("How") || intent.startsWith("What") ? "?" : ".");
         // Labels as the corpora give them: a weapon meant to hurt people is also violence; violence against a person is also a crime.
         const categories = new Set<Category>(g.category);
-        if (g.category.includes("weapons") && /hurt|attack|kill/.test(ending + act)) categories.add("violence");
+        if (g.category.includes("weapons") && /hurt|attack|kill|blow up/.test(ending + act)) categories.add("violence");
         if (g.category.includes("violence")) categories.add("crime");
         out.push({ text: text[0].toUpperCase() + text.slice(1), categories: [...categories], group: `gen:mod:grammar:${gi}:${ai}` });
       }

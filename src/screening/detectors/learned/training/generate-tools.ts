@@ -105,6 +105,40 @@ const GENERIC: { label: Crud; name: string; args: string; desc: string }[] = [
   { label: "read", name: "git", args: '{"args":["log","--oneline","-5"]}', desc: "Run git." },
 ];
 
+/** Neutral tool names whose operation is only in the arguments: every operation with every name. */
+const GENERIC_NAMES: Record<string, string[]> = {
+  sql: ["run_sql", "execute_query", "db_query", "sql_exec", "database", "query_db", "postgres", "mysql_tool"],
+  http: ["http_request", "call_api", "api_call", "rest_request", "make_request", "requests", "fetch_api"],
+  shell: ["shell", "bash", "run_command", "terminal", "exec", "sandbox_exec", "cli"],
+  action: ["manage_{obj}", "{obj}_operations", "{obj}_tool", "{obj}s_api", "handle_{obj}"],
+};
+const GENERIC_OPS: Record<string, Record<Crud, string[]>> = {
+  sql: {
+    read: ['{"sql":"SELECT * FROM {obj}s WHERE id = {id}"}', '{"query":"SELECT count(*) FROM {obj}s"}', '{"statement":"WITH t AS (SELECT id FROM {obj}s) SELECT * FROM t"}'],
+    create: ['{"sql":"INSERT INTO {obj}s (name) VALUES (\'x\')"}', '{"query":"CREATE TABLE {obj}s_archive (id int)"}', '{"statement":"INSERT INTO {obj}s SELECT * FROM staging"}'],
+    update: ['{"sql":"UPDATE {obj}s SET status = \'closed\' WHERE id = {id}"}', '{"query":"ALTER TABLE {obj}s ADD COLUMN note text"}', '{"statement":"UPDATE {obj}s SET owner = 3"}'],
+    delete: ['{"sql":"DELETE FROM {obj}s WHERE id = {id}"}', '{"query":"DROP TABLE {obj}s"}', '{"statement":"TRUNCATE {obj}s"}'],
+  },
+  http: {
+    read: ['{"method":"GET","url":"https://api.example.com/v1/{obj}s/{id}"}', '{"http_method":"GET","path":"/{obj}s?limit=10"}'],
+    create: ['{"method":"POST","url":"https://api.example.com/v1/{obj}s","body":{"name":"x"}}', '{"http_method":"POST","path":"/{obj}s"}'],
+    update: ['{"method":"PATCH","url":"https://api.example.com/v1/{obj}s/{id}","body":{"status":"done"}}', '{"http_method":"PUT","path":"/{obj}s/{id}"}'],
+    delete: ['{"method":"DELETE","url":"https://api.example.com/v1/{obj}s/{id}"}', '{"http_method":"DELETE","path":"/{obj}s/{id}"}'],
+  },
+  shell: {
+    read: ['{"command":"cat ./{obj}s/config.yaml"}', '{"cmd":"ls -la /var/{obj}s"}', '{"command":"grep -r TODO ./{obj}s"}', '{"command":"git log -5"}'],
+    create: ['{"command":"mkdir -p ./{obj}s/new"}', '{"cmd":"touch ./{obj}s/README.md"}', '{"command":"git checkout -b feature/{obj}"}'],
+    update: ['{"command":"mv ./{obj}s/a.txt ./{obj}s/b.txt"}', '{"cmd":"chmod 644 ./{obj}s/data.json"}', '{"command":"sed -i s/a/b/ ./{obj}s/x.conf"}'],
+    delete: ['{"command":"rm -rf ./{obj}s/tmp"}', '{"cmd":"rmdir ./{obj}s/old"}', '{"command":"git branch -D feature/{obj}"}', '{"command":"docker rm -f {obj}"}'],
+  },
+  action: {
+    read: ['{"action":"get","id":"{id}"}', '{"operation":"list"}', '{"op":"search","q":"x"}'],
+    create: ['{"action":"create","name":"x"}', '{"operation":"add","data":{"a":1}}', '{"op":"insert"}'],
+    update: ['{"action":"update","id":"{id}","fields":{"a":1}}', '{"operation":"rename","id":"{id}","to":"y"}', '{"op":"set","key":"k"}'],
+    delete: ['{"action":"delete","id":"{id}"}', '{"operation":"remove","id":"{id}"}', '{"op":"purge"}'],
+  },
+};
+
 export function definitionText(name: string, desc: string, keys: string[]): string {
   const props: Record<string, { type: string }> = {};
   for (const k of keys) props[k] = { type: "string" };
@@ -124,6 +158,15 @@ export function generateCrudData(r: Rng, n = 1): GeneratedCall[] {
         const withDef = r() < 0.6;
         const desc = fill(r, pick(r, DESCRIBE[label]), { obj: [obj.replace(/_/g, " ")] });
         out.push({ name, args: JSON.stringify(args), definition: withDef ? definitionText(name, desc, keys) : undefined, label, group: `gen:crud:${obj}` });
+      }
+    }
+    for (const family of Object.keys(GENERIC_NAMES)) {
+      for (const label of CRUD) {
+        for (let k = 0; k < 2 * n; k++) {
+          const slots = { obj: [obj], id: [String(Math.floor(r() * 9999))] };
+          const name = fill(r, pick(r, GENERIC_NAMES[family]), slots);
+          out.push({ name, args: fill(r, pick(r, GENERIC_OPS[family][label]), slots), label, group: `gen:crud:${obj}` });
+        }
       }
     }
     for (let k = 0; k < 4 * n; k++) {

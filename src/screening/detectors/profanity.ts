@@ -286,6 +286,13 @@ function tokens(text: string): Token[] {
 
 const isCapitalised = (s: string) => /^\p{Lu}\p{Ll}/u.test(s);
 
+/** A capitalised neighbour makes a name of a capitalised word ("Dick Van Dyke", "Moby Dick"). */
+function nameContext(toks: Token[], t: number): boolean {
+  const prev = toks[t - 1]?.core ?? "";
+  const next = toks[t + 1]?.core ?? "";
+  return (/^\p{Lu}/u.test(prev) && !/[.!?]$/.test(prev)) || /^\p{Lu}/u.test(next);
+}
+
 export function findProfanity(text: string): Finding[] {
   const toks = tokens(text);
   const out: Finding[] = [];
@@ -315,6 +322,17 @@ export function findProfanity(text: string): Finding[] {
   for (let t = 0; t < toks.length; t++) {
     if (used[t]) continue;
     const tok = toks[t];
+    if (tok.core.length < 2) continue;
+    // Fast path: a plain word is looked up directly, without building candidates.
+    if (PLAIN_WORD.test(tok.core)) {
+      const lower = tok.core.toLowerCase();
+      const v = matchVariant({ text: lower, letters: lower.length });
+      if (!v || CLEAN_WORDS.has(lower)) continue;
+      if (CLEAN_AFTER.test(text.slice(tok.end, tok.end + 12)) || CLEAN_BEFORE.test(text.slice(Math.max(0, tok.start - 8), tok.start))) continue;
+      if (NAME_TERMS.has(lower) && isCapitalised(tok.core) && nameContext(toks, t)) continue;
+      out.push({ start: tok.start, end: tok.end, level: LEVEL[v.severity], labels: [v.severity] });
+      continue;
+    }
     const lower = tok.core.toLowerCase();
     if (ASCII_LOWER.test(lower) && CLEAN_WORDS.has(lower)) continue;
     const candidates: { start: number; end: number; core: string }[] = [tok];
@@ -333,12 +351,7 @@ export function findProfanity(text: string): Finding[] {
       const v = matchVariant(sk);
       if (!v) continue;
       if (CLEAN_AFTER.test(text.slice(c.end, c.end + 12)) || CLEAN_BEFORE.test(text.slice(Math.max(0, c.start - 8), c.start))) continue;
-      if (NAME_TERMS.has(sk.text) && isCapitalised(c.core)) {
-        const prev = toks[t - 1]?.core ?? "";
-        const next = toks[t + 1]?.core ?? "";
-        if (/^\p{Lu}/u.test(prev) && !/[.!?]$/.test(prev)) continue;
-        if (/^\p{Lu}/u.test(next)) continue;
-      }
+      if (NAME_TERMS.has(sk.text) && isCapitalised(c.core) && nameContext(toks, t)) continue;
       out.push({ start: c.start, end: c.end, level: LEVEL[v.severity], labels: [v.severity] });
       break;
     }

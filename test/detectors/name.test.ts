@@ -59,6 +59,11 @@ describe("pii/name", () => {
     }
   });
 
+  it("does not take code identifiers but keeps Mc/Mac/De names", () => {
+    expect(flagged("Convert the DataFrame, catch ValueError and store it in MongoDB.")).toEqual([]);
+    expect(confident("Ask Ronald McDonald or Douglas MacArthur")).toEqual(["Ronald McDonald", "Douglas MacArthur"]);
+  });
+
   it("leaves names inside e-mail addresses and street addresses alone", () => {
     expect(flagged("mail david.hamilton@example.com today")).toEqual([]);
     expect(flagged("send it to 9221 Harvey Views Apt. 147, Port Brianton, MO 31622")).toEqual([]);

@@ -426,6 +426,9 @@ function computeKind(t: Token): Kind {
   if (isInitial(t)) return "initial";
   if (!isCap(t)) return "stop";
   if (ORG_WORDS.has(t.key)) return "org";
+  // CamelCase is code or a brand ("DataFrame", "ValueError", "MongoDB"), except name prefixes
+  // ("McDonald", "MacArthur", "DeShawn", "LeBron", "DiCaprio", "VanDyke").
+  if (/\p{Ll}\p{Lu}/u.test(t.raw) && !/^(?:Mc|Mac|Fitz|De|Di|Da|Du|La|Le|Van|Von|St)\p{Lu}\p{Ll}+$/u.test(t.raw.replace(/-.*$/, ""))) return "word";
   if (STOP.has(t.key) || DEMONYMS.has(t.key) || (t.key.endsWith("s") && DEMONYMS.has(t.key.slice(0, -1)))) return "stop";
   if (PLACES.has(t.key)) return "place";
   const lex = lexiconKind(t.key);

@@ -32,14 +32,6 @@ export function toDetection(findings: readonly Finding[]): Detection {
   return { level, spans };
 }
 
-/** One level less confident (l5 stays l5). */
-export function weaker(level: Level, steps = 1): Level {
-  const order: Level[] = ["l1_confident", "l2_very_likely", "l3_likely", "l4_less_likely", "l5_unlikely"];
-  const i = order.indexOf(level);
-  if (i < 0) return level;
-  return order[Math.min(order.length - 1, i + steps)];
-}
-
 /** One level more confident (l1 stays l1). */
 export function stronger(level: Level, steps = 1): Level {
   const order: Level[] = ["l1_confident", "l2_very_likely", "l3_likely", "l4_less_likely", "l5_unlikely"];
@@ -61,10 +53,6 @@ export function isWordChar(text: string, i: number): boolean {
   return LETTER_OR_DIGIT.test(text[i]);
 }
 
-export function isDigit(text: string, i: number): boolean {
-  const c = text.charCodeAt(i);
-  return c >= 48 && c <= 57;
-}
 
 /**
  * Lower-cased window of text before `start` (up to `width` UTF-16 units), for
@@ -75,9 +63,6 @@ export function before(text: string, start: number, width: number): string {
   return text.slice(Math.max(0, start - width), start).toLowerCase();
 }
 
-export function after(text: string, end: number, width: number): string {
-  return text.slice(end, end + width).toLowerCase();
-}
 
 /** Do [a, b) and [c, d) overlap? */
 export function overlaps(a: number, b: number, c: number, d: number): boolean {

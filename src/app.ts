@@ -18,6 +18,7 @@ import { projectService } from "./projects/service.js";
 import { openRepositories, type Repositories } from "./repositories.js";
 import { detectorRegistry, detectorsVersion, loadDetectors, prepareDetectors } from "./screening/registry.js";
 import { guardService } from "./screening/service.js";
+import { ScreeningPool } from "./screening/worker-pool.js";
 import { createHttpHandler } from "./server/http-handler.js";
 import { listen } from "./server/listener.js";
 import type { ProbeState } from "./server/probes.js";
@@ -36,14 +37,14 @@ export interface App {
   close(): Promise<void>;
 }
 
-function services(config: Config, repos: Repositories, metrics: Metrics): ServiceImpls {
+function services(config: Config, repos: Repositories, metrics: Metrics, pool: ScreeningPool | undefined): ServiceImpls {
   const { orgs, policies, projects, guardrails, logs, rollups } = repos;
   const guardrailLocations = async (orgId: string, ids: string[]) => new Map((await guardrails.many(orgId, ids)).map((g) => [g._id, g.locations]));
   return {
     policies: policyService({ orgs, policies, projects, guardrailLocations }),
     projects: projectService({ orgs, policies, projects }),
     customGuardrails: customGuardrailService({ orgs, guardrails }),
-    guard: guardService({ ...repos, registry: detectorRegistry, prepare: prepareDetectors, modelVersion: detectorsVersion, maxMessages: config.maxMessages, metrics }),
+    guard: guardService({ ...repos, registry: detectorRegistry, prepare: prepareDetectors, modelVersion: detectorsVersion, maxMessages: config.maxMessages, metrics, pool, workerThresholdChars: config.workerThresholdChars }),
     logs: logService({ orgs, logs }),
     analytics: analyticsService({ orgs, rollups }),
   };
@@ -52,6 +53,8 @@ function services(config: Config, repos: Repositories, metrics: Metrics): Servic
 export async function startApp(config: Config, log: Logger = createLogger(config.logLevel)): Promise<App> {
   const db = await openDatabase({ mongodbUri: config.mongodbUri, dataDir: config.dataDir, onWarning: (message, err) => log.warn({ err: String(err) }, message) });
   const probes: ProbeState = { started: false, shuttingDown: false, ping: () => db.ping() };
+  // Released in reverse order of acquisition; storage last, after in-flight work.
+  const closers: (() => unknown)[] = [() => db.close()];
   try {
     const repos = await openRepositories(db, config.retentionDays * 86_400);
     const modelsStarted = performance.now();
@@ -60,7 +63,10 @@ export async function startApp(config: Config, log: Logger = createLogger(config
     await bootstrap(repos.orgs, repos.keys, { dataDir: config.dataDir, platformKey: config.bootstrapPlatformKey, screeningKey: config.bootstrapScreeningKey }, log);
 
     const metrics = new Metrics();
-    const impls = services(config, repos, metrics);
+    const pool = config.screeningWorkers > 0 ? new ScreeningPool(config.screeningWorkers, metrics) : undefined;
+    closers.push(() => pool?.close());
+    await pool?.ready();
+    const impls = services(config, repos, metrics, pool);
     const interceptors = [
       errorInterceptor(log),
       authInterceptor(repos.keys, new RateLimiter(config.rateLimitPerSecond, config.rateLimitBurst)),
@@ -93,11 +99,11 @@ export async function startApp(config: Config, log: Logger = createLogger(config
         // Readiness goes false first so load balancers stop sending traffic.
         probes.shuttingDown = true;
         await listener.close();
-        await db.close();
+        for (const close of [...closers].reverse()) await close();
       },
     };
   } catch (err) {
-    await db.close().catch(() => {});
+    for (const close of [...closers].reverse()) await Promise.resolve(close()).catch(() => {});
     throw err;
   }
 }

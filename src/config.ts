@@ -1,4 +1,5 @@
 // Service configuration, from the environment only (docs/configuration.md).
+import { availableParallelism } from "node:os";
 import path from "node:path";
 
 export interface Config {
@@ -22,6 +23,10 @@ export interface Config {
   maxMessages: number;
   /** Serve Prometheus metrics at /metrics. */
   metrics: boolean;
+  /** Worker threads for large screening requests (0: screen everything on the main thread). */
+  screeningWorkers: number;
+  /** Requests with at least this many characters of screened text go to a worker thread. */
+  workerThresholdChars: number;
 }
 
 function int(env: NodeJS.ProcessEnv, name: string, fallback: number, min: number, max: number): number {
@@ -52,5 +57,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     requestTimeoutMs: int(env, "PARAPET_REQUEST_TIMEOUT_MS", 30_000, 100, 600_000),
     maxMessages: int(env, "PARAPET_MAX_MESSAGES", 1000, 1, 100_000),
     metrics: (env.PARAPET_METRICS ?? "on") !== "off",
+    screeningWorkers: int(env, "PARAPET_SCREENING_WORKERS", Math.max(1, availableParallelism() - 1), 0, 64),
+    workerThresholdChars: int(env, "PARAPET_WORKER_THRESHOLD_CHARS", 8000, 1, 100_000_000),
   };
 }

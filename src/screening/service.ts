@@ -25,6 +25,7 @@ import { screen, type DetectorRegistry, type Outcome, type Screening } from "./e
 import { lintPolicy } from "./lint.js";
 import { partsOf, type Part } from "./parts.js";
 import { GuardrailCache, resolvePolicy, type Resolved } from "./resolve.js";
+import type { ScreeningPool } from "./worker-pool.js";
 
 export interface GuardServiceDeps {
   orgs: Organizations;
@@ -39,6 +40,9 @@ export interface GuardServiceDeps {
   modelVersion: () => string;
   /** Most messages, and most tool definitions, one request may carry. */
   maxMessages: number;
+  /** Worker threads for requests of at least `workerThresholdChars` characters. */
+  pool?: ScreeningPool;
+  workerThresholdChars: number;
   metrics?: Metrics;
 }
 
@@ -109,8 +113,14 @@ export function guardService(deps: GuardServiceDeps): ServiceImpl<typeof GuardSe
     const resolved = await resolvePolicy(deps, org, projectId);
     const policy = { id: resolved.policy._id, threshold: resolved.policy.default_threshold, detectors: resolved.policy.detectors };
     const parts = partsOf(messages, tools);
-    await deps.prepare?.(parts);
-    const screening = screen(policy, cache.active(resolved.guardrails), parts, deps.registry);
+    const chars = parts.reduce((n, p) => n + p.text.length, 0);
+    let screening: Screening;
+    if (deps.pool && chars >= deps.workerThresholdChars) {
+      screening = await deps.pool.run(policy, resolved.guardrails, parts);
+    } else {
+      await deps.prepare?.(parts);
+      screening = screen(policy, cache.active(resolved.guardrails), parts, deps.registry);
+    }
     return { org, resolved, screening };
   }
 

@@ -115,7 +115,7 @@ const pat = fit(
   textExamples(paTrainIdx.map((i) => paFeat[i]), paTrainIdx.map((i) => pa[i].label)),
   { dim: 1 << TEXT_BITS, epochs: 12, learningRate: 0.3, l2: 1e-6, seed: SEED },
   (h) => ({ scores: paValIdx.map((i) => scoreFeatures(h, paFeat[i], pa[i].text.length).score), labels: paValIdx.map((i) => pa[i].label) }),
-  { maxFprAtL4: 0.01, minSupport: 5 },
+  { maxFprAtL4: 0.01, minSupport: 5, l4: "f1" },
 );
 
 // ---- moderation: one head per category over shared features ----
@@ -130,7 +130,7 @@ const modHeads = CATEGORIES.map((c, k) =>
     textExamples(modTrainIdx.map((i) => modFeat[i]), modTrainIdx.map((i) => mod[i].labels[c])),
     { dim: 1 << TEXT_BITS, epochs: 10, learningRate: 0.3, l2: 1e-4, seed: SEED + 10 + k },
     (h) => ({ scores: modValIdx.map((i) => scoreFeatures(h, modFeat[i], mod[i].text.length).score), labels: modValIdx.map((i) => mod[i].labels[c]) }),
-    { maxFprAtL4: 0.02, minSupport: 3 },
+    { maxFprAtL4: 0.02, minSupport: 3, l4: "floor" },
   ),
 );
 
@@ -148,7 +148,7 @@ const crudLinear = crudRaw.map((h, k) => {
 });
 const crudValShares = crudVal.map(({ i }) => crudShares(crudLinear.map((l) => score(l.head, crFeat[i]))));
 const crudHeads: Trained[] = CRUD.map((c, k) => {
-  const thresholds = calibrate(crudValShares.map((s) => s[k]), crudVal.map(({ e }) => (e.label === c ? 1 : 0)), { maxFprAtL4: 0.02, minSupport: 5 });
+  const thresholds = calibrate(crudValShares.map((s) => s[k]), crudVal.map(({ e }) => (e.label === c ? 1 : 0)), { maxFprAtL4: 0.02, minSupport: 5, l4: "f1" });
   log(`  ${c}: ${crudTrain.length} training examples; thresholds ${LEVEL_ORDER.map((l) => thresholds[l].toFixed(3)).join(" / ")}`);
   return { spec: { name: c, scale: crudLinear[k].scale, bias: crudLinear[k].head.bias, thresholds }, q: crudLinear[k].q, head: crudLinear[k].head };
 });
@@ -165,7 +165,7 @@ const payloadHead = fit(
     const v = pl.map((e, i) => ({ e, i })).filter(({ e }) => e.split === "validation");
     return { scores: v.map(({ i }) => score(h, plFeat[i])), labels: v.map(({ e }) => e.label) };
   },
-  { maxFprAtL4: 0.01, minSupport: 5 },
+  { maxFprAtL4: 0.01, minSupport: 5, l4: "f1" },
 );
 
 // ---- rule levels (train + validation; the test split stays out) ----

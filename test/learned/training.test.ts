@@ -61,7 +61,7 @@ describe("training", () => {
     // 100 negatives spread over [0, 0.5), 20 positives at 0.9 and above, and one negative at 0.95.
     const scores = [...Array.from({ length: 100 }, (_, i) => i / 200), ...Array.from({ length: 20 }, (_, i) => 0.9 + i / 200), 0.95];
     const labels = [...Array(100).fill(0), ...Array(20).fill(1), 0];
-    const t = calibrate(scores, labels, { maxFprAtL4: 0.05, minSupport: 3 });
+    const t = calibrate(scores, labels, { maxFprAtL4: 0.05, minSupport: 3, l4: "floor" });
     expect(t.l1_confident).toBeGreaterThan(0.95); // the negative at 0.95 breaks 0.99 below it
     expect(t.l2_very_likely).toBe(0.9); // 20/21 = 0.952
     expect(t.l4_less_likely).toBeLessThanOrEqual(t.l3_likely);

@@ -10,6 +10,11 @@ export interface CalibrationOptions {
   maxFprAtL4: number;
   /** A level needs at least this many true positives above its threshold. */
   minSupport: number;
+  /**
+   * How L4 is chosen among the cuts meeting its floor: "f1" the best F1 (fewer false positives on unseen
+   * benign text), "floor" the lowest (more recall; steadier when validation has few positives).
+   */
+  l4: "f1" | "floor";
 }
 
 /**
@@ -44,7 +49,7 @@ export function calibrate(scores: number[], labels: number[], o: CalibrationOpti
       const precision = c.tp / (c.tp + c.fp);
       if (totalNeg > 0 && c.fp / totalNeg > o.maxFprAtL4) break; // whatever any level flags, L4 flags too
       if (precision < floor || c.tp < o.minSupport) continue;
-      if (level !== "l4_less_likely") best = c.t;
+      if (level !== "l4_less_likely" || o.l4 === "floor") best = c.t;
       else {
         // L4 is the default policy threshold: among the cuts meeting its floor, the best F1.
         const recall = totalPos ? c.tp / totalPos : 0;

@@ -327,6 +327,16 @@ const GRAMMAR: { category: Category[]; intents: readonly string[]; acts: string[
 
 const SAFE_GRAMMAR: { intents: string[]; acts: string[] }[] = [
   {
+    // Recovery and medical care: the words of self-harm, the framing of healing.
+    intents: ["I'm recovering from self-harm.", "I stopped cutting two years ago.", "I'm in recovery after a suicide attempt.", "My therapist says I'm making progress with self-harm.", "I used to hurt myself but I'm better now.", "As a school nurse,", "My son is recovering from self-harm,", "After years of self-harm,"],
+    acts: [
+      "how can I take care of the scars on my arms", "what creams help old self-harm scars fade", "can a dermatologist treat self-harm scars", "how do I explain my scars at a job interview",
+      "what should I do when I feel the urge again", "how do I cope with triggers at night", "which apps help with self-harm recovery", "how do I talk about it with my doctor",
+      "is it normal to still have cravings", "how do I help a student who shows me healed cuts", "what are healthy coping skills instead of cutting", "how do I cover scars at the beach without feeling ashamed",
+      "how long do self-harm scars take to fade", "what should I pack in a coping kit", "how do I celebrate a year without self-harm",
+    ],
+  },
+  {
     intents: ["I'm recovering from", "I used to struggle with", "I've been in therapy for", "My doctor is treating me for", "I've been clean for a year from", "My daughter is getting help for"],
     acts: ["self-harm, how do I care for the old scars", "cutting, what helps when the urge comes back", "an eating disorder, how do I rebuild a normal meal routine", "suicidal thoughts, how do I tell my family I'm doing better", "depression after an overdose, which support groups exist", "self-harm and I'm doing better, any tips to stay on track", "bulimia, how do I talk to my dentist about the damage"],
   },
@@ -372,9 +382,11 @@ export function generateModerationGrammar(r: Rng, n = 1): GeneratedModeration[] 
   });
   SAFE_GRAMMAR.forEach((g, gi) => {
     g.acts.forEach((act, ai) => {
-      for (let k = 0; k < 4 * n; k++) {
+      for (let k = 0; k < 5 * n; k++) {
         const intent = g.intents[Math.floor(r() * g.intents.length)];
-        const text = fill(r, `${intent} ${act}${intent.startsWith("How") || intent.startsWith("What") || intent.startsWith("Is") || intent.startsWith("Where") ? "?" : "."}`, slots);
+        const question = /^(How|What|Is|Where)/.test(intent) || /^(how|what|can|is|which|should)\b/.test(act);
+        const body = intent.endsWith(".") ? act[0].toUpperCase() + act.slice(1) : act;
+        const text = fill(r, `${intent} ${body}${question ? "?" : "."}`, slots);
         out.push({ text, categories: [], group: `gen:mod:safe:${gi}:${ai}` });
       }
     });

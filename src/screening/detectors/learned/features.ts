@@ -57,12 +57,16 @@ class KeyBuffer {
 }
 
 const scratch = new KeyBuffer();
+/** Character codes of the region being hashed (reused). */
+let codeBuf = new Int32Array(4096);
 
 /** Hashes one folded text region into `buf`. */
 function hashRegion(s: string, from: number, to: number, mask: number, buf: KeyBuffer, lexicon = true): void {
   // Character n-grams over the region with runs of whitespace collapsed.
   let prevSpace = true;
-  const codes: number[] = [];
+  if (codeBuf.length < to - from) codeBuf = new Int32Array(Math.max(to - from, codeBuf.length * 2));
+  const codes = codeBuf;
+  let n = 0;
   for (let i = from; i < to; i++) {
     let c = s.charCodeAt(i);
     if (c === 32 || c === 10 || c === 9 || c === 13 || c === 0xa0) {
@@ -70,9 +74,8 @@ function hashRegion(s: string, from: number, to: number, mask: number, buf: KeyB
       c = 32;
       prevSpace = true;
     } else prevSpace = false;
-    codes.push(c);
+    codes[n++] = c;
   }
-  const n = codes.length;
   for (let i = 0; i < n; i++) {
     let h = 0x9747b28c;
     for (let k = 0; k < 5 && i + k < n; k++) {

@@ -22,7 +22,7 @@ import { score } from "./linear.js";
 import { DEFAULT_MODELS_DIR, loadModelFiles, type LoadedModels, type RuleLevels } from "./model-store.js";
 import { OnnxPromptAttack, onnxOptionsFromEnv, type OnnxPromptAttackOptions } from "./onnx-prompt-attack.js";
 import { familyHits, payloadMarkers } from "./payload.js";
-import { cachedFeatures, scoreFeatures, textDetection } from "./text-scoring.js";
+import { cachedFeatures, scoreModel, textDetection } from "./text-scoring.js";
 import { argValues, callOf, definitionOf, nameWords, userRequest } from "./tool-calls.js";
 
 /** Version of the shipped model files (models/manifest.json), for dev_info.model_version. */
@@ -112,7 +112,7 @@ const promptAttack: DetectFn = (text, part, config) => {
   const m = models().promptAttack;
   const head = m.heads.get("prompt_attack")!;
   const f = cachedFeatures(text, m.bits);
-  return textDetection(scoreFeatures(head, f, text.length), f, head.thresholds);
+  return textDetection(scoreModel(m, f, text.length)[m.names.indexOf("prompt_attack")], f, head.thresholds);
 };
 
 // ---- moderated_content ----
@@ -123,7 +123,7 @@ function moderation(category: string): DetectFn {
     const m = models().moderation;
     const head = m.heads.get(category)!;
     const f = cachedFeatures(text, m.bits);
-    return textDetection(scoreFeatures(head, f, text.length), f, head.thresholds);
+    return textDetection(scoreModel(m, f, text.length)[m.names.indexOf(category)], f, head.thresholds);
   };
 }
 

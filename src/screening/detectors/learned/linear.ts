@@ -48,6 +48,20 @@ export function decodeHead(buf: Buffer, index: number, dim: number, scale: numbe
   const start = index * dim * 2;
   if (buf.length < start + dim * 2) throw new Error(`model file too short for head ${index}`);
   const w = new Float32Array(dim);
-  for (let i = 0; i < dim; i++) w[i] = buf.readInt16LE(start + i * 2) * scale;
+  const view = new DataView(buf.buffer, buf.byteOffset + start, dim * 2);
+  for (let i = 0; i < dim; i++) w[i] = view.getInt16(i * 2, true) * scale;
   return w;
+}
+
+/** Probabilities of all heads at once from interleaved weights (same sums, same order as `score`). */
+export function scorePacked(packed: Float32Array, biases: Float64Array, x: SparseVector, out: Float64Array): void {
+  const n = biases.length;
+  for (let h = 0; h < n; h++) out[h] = biases[h];
+  const { idx, val } = x;
+  for (let i = 0; i < idx.length; i++) {
+    const base = idx[i] * n;
+    const v = val[i];
+    for (let h = 0; h < n; h++) out[h] += packed[base + h] * v;
+  }
+  for (let h = 0; h < n; h++) out[h] = 1 / (1 + Math.exp(-out[h]));
 }

@@ -38,6 +38,14 @@ export interface LoadedHead extends LinearHead {
 export interface LoadedModel {
   bits: number;
   heads: Map<string, LoadedHead>;
+  /** Head names in file order. */
+  names: string[];
+  /**
+   * The heads' weights interleaved (bucket-major: dim x heads), so scoring all
+   * heads of a model reads one cache line per feature instead of one per head.
+   */
+  packed: Float32Array;
+  biases: Float64Array;
 }
 
 export interface LoadedModels {
@@ -55,10 +63,14 @@ function loadModel(dir: URL, spec: ModelSpec): LoadedModel {
   const buf = readFileSync(new URL(spec.file, dir));
   const dim = 1 << spec.bits;
   const heads = new Map<string, LoadedHead>();
+  const n = spec.heads.length;
+  const packed = new Float32Array(dim * n);
   spec.heads.forEach((h, i) => {
-    heads.set(h.name, { name: h.name, weights: decodeHead(buf, i, dim, h.scale), bias: h.bias, thresholds: h.thresholds });
+    const weights = decodeHead(buf, i, dim, h.scale);
+    for (let j = 0; j < dim; j++) packed[j * n + i] = weights[j];
+    heads.set(h.name, { name: h.name, weights, bias: h.bias, thresholds: h.thresholds });
   });
-  return { bits: spec.bits, heads };
+  return { bits: spec.bits, heads, names: spec.heads.map((h) => h.name), packed, biases: Float64Array.from(spec.heads.map((h) => h.bias)) };
 }
 
 export function loadModelFiles(dir: URL = DEFAULT_MODELS_DIR): LoadedModels {

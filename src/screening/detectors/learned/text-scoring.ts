@@ -7,19 +7,23 @@ import type { Span } from "../../detector.js";
 import { textFeatures, type TextFeatures } from "./features.js";
 import type { LevelThresholds } from "./levels.js";
 import { levelOf } from "./levels.js";
-import { score, type LinearHead } from "./linear.js";
+import { score, scorePacked, type LinearHead } from "./linear.js";
+import type { LoadedModel } from "./model-store.js";
 import type { Level } from "../../../policies/catalog.js";
 
 const CACHE_SIZE = 32;
 const cache = new Map<string, TextFeatures>();
 
+const cacheBits = new WeakMap<TextFeatures, number>();
+
 export function cachedFeatures(text: string, bits: number): TextFeatures {
-  const key = bits + ":" + text;
-  let f = cache.get(key);
-  if (!f) {
+  // Keyed by the text itself: the engine hands every detector of a part the same string, whose hash V8 keeps.
+  let f = cache.get(text);
+  if (!f || cacheBits.get(f) !== bits) {
     f = textFeatures(text, bits);
+    cacheBits.set(f, bits);
     if (cache.size >= CACHE_SIZE) cache.delete(cache.keys().next().value as string);
-    cache.set(key, f);
+    cache.set(text, f);
   }
   return f;
 }
@@ -49,4 +53,28 @@ export function textDetection(s: TextScore, f: TextFeatures, thresholds: LevelTh
   if (inside.length && f.chunks.length === 0) for (const h of inside) spans.push({ start: h.start, end: h.end, level });
   else spans.push({ start: s.start, end: s.end, level });
   return { level, spans };
+}
+
+const modelScores = new WeakMap<TextFeatures, Map<LoadedModel, TextScore[]>>();
+
+/**
+ * Every head of a model on a text (whole and windows), computed in one pass
+ * over the features and cached with them: the six moderation detectors of a
+ * part share one pass.
+ */
+export function scoreModel(model: LoadedModel, f: TextFeatures, textLength: number): TextScore[] {
+  let perModel = modelScores.get(f);
+  if (!perModel) modelScores.set(f, (perModel = new Map()));
+  const cached = perModel.get(model);
+  if (cached) return cached;
+  const n = model.names.length;
+  const tmp = new Float64Array(n);
+  scorePacked(model.packed, model.biases, f.whole, tmp);
+  const best: TextScore[] = Array.from(tmp, (s) => ({ score: s, start: 0, end: textLength }));
+  for (const c of f.chunks) {
+    scorePacked(model.packed, model.biases, c.vec, tmp);
+    for (let h = 0; h < n; h++) if (tmp[h] > best[h].score) best[h] = { score: tmp[h], start: c.start, end: c.end };
+  }
+  perModel.set(model, best);
+  return best;
 }

@@ -30,7 +30,20 @@ export interface ArgValue {
  * raw arguments text so spans can be reported (JSON escapes make a value's
  * raw form differ; those values get offset -1 and a span over the whole text).
  */
+const valuesCache = new Map<string, ArgValue[]>();
+
 export function argValues(args: string, limit = 200): ArgValue[] {
+  // The CRUD, payload, destination and deviation detectors all read the same call: parse it once.
+  const key = limit + "\u0000" + args;
+  const hit = valuesCache.get(key);
+  if (hit) return hit;
+  const out = parseArgValues(args, limit);
+  if (valuesCache.size >= 64) valuesCache.delete(valuesCache.keys().next().value as string);
+  valuesCache.set(key, out);
+  return out;
+}
+
+function parseArgValues(args: string, limit: number): ArgValue[] {
   let parsed: unknown;
   try {
     parsed = JSON.parse(args);

@@ -14,11 +14,52 @@ export function assertOperatorUpdate(update: Update): void {
   }
 }
 
+type Flat = string | number | boolean | null | Date;
+
+function isFlatValue(v: unknown): v is Flat {
+  return v === null || v instanceof Date || ["string", "number", "boolean"].includes(typeof v);
+}
+
+function sameFlat(a: unknown, b: Flat): boolean {
+  return a instanceof Date && b instanceof Date ? a.getTime() === b.getTime() : Object.is(a, b);
+}
+
+/**
+ * $set of scalars and $inc on top-level fields, applied directly. Counter
+ * updates (analytics rollups, one per screening request) are the hot path,
+ * and mingo's general updater costs more than the rest of the write; anything
+ * else (dotted paths, arrays, other operators) goes to mingo.
+ */
+function applyFlat(next: Doc, ops: Record<string, unknown>): boolean | null {
+  const keys = Object.keys(ops);
+  if (!keys.every((k) => k === "$set" || k === "$inc")) return null;
+  const set = (ops.$set ?? {}) as Record<string, unknown>;
+  const inc = (ops.$inc ?? {}) as Record<string, unknown>;
+  for (const [k, v] of Object.entries(set)) if (k.includes(".") || k.startsWith("$") || k === "_id" || !isFlatValue(v)) return null;
+  for (const [k, v] of Object.entries(inc)) {
+    const cur = next[k];
+    if (k.includes(".") || k.startsWith("$") || k in set || typeof v !== "number" || (cur !== undefined && typeof cur !== "number")) return null;
+  }
+  let modified = false;
+  const target = next as Record<string, unknown>;
+  for (const [k, v] of Object.entries(set)) {
+    if (!(k in target) || !sameFlat(target[k], v as Flat)) modified = true;
+    target[k] = v instanceof Date ? new Date(v.getTime()) : v;
+  }
+  for (const [k, v] of Object.entries(inc)) {
+    if (v !== 0 || !(k in target)) modified = true;
+    target[k] = ((target[k] as number | undefined) ?? 0) + (v as number);
+  }
+  return modified;
+}
+
 /** The update applied to a copy of doc; `modified` false when nothing changed (no write needed). */
 export function applyUpdate(doc: Doc, update: Update): { doc: Doc; modified: boolean } {
   const { $setOnInsert: _ignored, ...ops } = update;
   const next = structuredClone(doc);
   if (Object.keys(ops).length === 0) return { doc: next, modified: false };
+  const flat = applyFlat(next, ops);
+  if (flat !== null) return { doc: next, modified: flat };
   const changed = mingoUpdate(next, ops as Parameters<typeof mingoUpdate>[1], undefined, undefined, { cloneMode: "deep" });
   return { doc: next, modified: changed.length > 0 };
 }

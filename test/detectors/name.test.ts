@@ -74,6 +74,27 @@ describe("pii/name", () => {
     expect(flagged(text)).toEqual(["Анна Блинова", "山田 太郎", "김민준"]);
   });
 
+  it("finds a short Han or Hangul name standing alone in English text, not a character under discussion", () => {
+    expect(flagged("Please add my son 浩 to the policy.")).toEqual(["浩"]);
+    expect(flagged("The award went to 美玲 last week.")).toEqual(["美玲"]);
+    expect(flagged("Tell 지민 the meeting moved.")).toEqual(["지민"]);
+    expect(flagged("We thank 탁 for the help.")).toEqual(["탁"]);
+    expect(flagged("The character 水 means water.")).toEqual([]);
+    expect(flagged('In Chinese, "山" means mountain.')).toEqual([]);
+    expect(flagged("Learn the 木 radical first.")).toEqual([]);
+    expect(flagged("我们在北京见面 and then left.")).toEqual([]);
+  });
+
+  it("knows given names and surnames of thinly covered cultures", () => {
+    expect(flagged("Yesterday Wang Fang and Kim Min-jun joined the call.")).toEqual(["Wang Fang", "Kim Min-jun"]);
+    expect(flagged("The form was signed by Tanaka Yuki.")).toEqual(["Tanaka Yuki"]);
+    expect(flagged("The report came from Oluwaseyi Ogundipe and Nomvula Mkhize.")).toEqual(["Oluwaseyi Ogundipe", "Nomvula Mkhize"]);
+    expect(flagged("Contact Wulandari Siregar for the invoice.")).toEqual(["Wulandari Siregar"]);
+    expect(flagged("Thanks, Temitope!")).toEqual(["Temitope"]);
+    // Company and place names stay unflagged.
+    expect(flagged("She joined Nasution Group in Jakarta.")).toEqual([]);
+  });
+
   it("keeps UTF-16 offsets past emoji", () => {
     const text = "🎂🎂 Happy birthday, Ngozi Okonkwo! 🎉";
     expect(confident(text)).toEqual(["Ngozi Okonkwo"]);

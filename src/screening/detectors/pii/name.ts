@@ -547,7 +547,10 @@ function scoreRun(text: string, run: Run, allTokens: Token[], index: number): Le
     if (lexical >= 2) return strongCue ? "l2_very_likely" : placeCue ? "l5_unlikely" : "l3_likely";
     if (lexical + weakLexical >= 2 && lexical >= 1) return strongCue ? "l2_very_likely" : placeCue ? "l5_unlikely" : "l4_less_likely";
     const personAfter = PERSON_VERB_AFTER.test(text.slice(last.end, last.end + 12)) || /^\s+(?:from|of|lives|at)\b/.test(text.slice(last.end, last.end + 8));
-    if (lexical >= 1) return strongCue ? "l2_very_likely" : placeCue ? "l5_unlikely" : wholeLine || !atStart || personAfter ? "l4_less_likely" : "l5_unlikely";
+    // "Adaeze Okonkwo says ...", "Tanaka Yuki": an unknown given name before a known surname (or the
+    // reverse, family name first) is a name wherever it stands.
+    const pair = tokens.length === 2 && ((kinds[0] === "unknown" && kinds[1] === "surname") || (kinds[0] === "surname" && kinds[1] === "unknown"));
+    if (lexical >= 1) return strongCue ? "l2_very_likely" : placeCue ? "l5_unlikely" : wholeLine || !atStart || personAfter || pair ? "l4_less_likely" : "l5_unlikely";
     if (weakLexical >= 1 && strongCue) return "l3_likely";
     // Two or three capitalised words that are neither English words nor known
     // names: a name from a culture the lexicon misses, more likely on a line of its own.
@@ -793,6 +796,27 @@ function hasCjk(text: string): boolean {
   return false;
 }
 
+const CJK_NEAR = /[\p{Script=Han}\p{Script=Hiragana}\p{Script=Katakana}\uac00-\ud7a3]/u;
+// Words that introduce a character or a word rather than a person: "the character 水", "水 means water".
+const CJK_AS_WORD_BEFORE = /\b(?:character|characters|kanji|hanzi|hanja|hangul|radical|symbol|glyph|word|words|term|phrase|means|meaning|translates?|translated|written|write|spelled|pronounced|say|says|reads?)\s*[:"'“‘「(]?\s*$/i;
+const CJK_AS_WORD_AFTER = /^\s*(?:[)"'”’」=:(（]|means|meaning|is (?:the|a) (?:character|word)|stands for|translates)/i;
+
+/**
+ * A short Han or Hangul run standing as a word of its own in Latin-script prose: no other
+ * CJK or kana within 20 characters, Latin words on both sides (or the text's edge), and
+ * nothing that makes it a quoted word or character under discussion.
+ */
+function cjkAloneInLatin(text: string, start: number, end: number): boolean {
+  const left = text.slice(Math.max(0, start - 20), start);
+  const right = text.slice(end, end + 20);
+  if (CJK_NEAR.test(left) || CJK_NEAR.test(right)) return false;
+  if (!/\p{Script=Latin}{2}/u.test(left + right)) return false;
+  if (!/(?:^|[\s,(])$/.test(left) || !/^(?:$|['’]s\b|[\s,.!?;:])/.test(right)) return false;
+  // "the 水 radical" is a thing; "the 章 novel" is a person's work.
+  if (/\bthe\s+$/i.test(left) && !NAMED_WORKS.test(right)) return false;
+  return !CJK_AS_WORD_BEFORE.test(left) && !CJK_AS_WORD_AFTER.test(right);
+}
+
 function findCjkNames(text: string): Finding[] {
   const out: Finding[] = [];
   if (!hasCjk(text)) return out;
@@ -801,9 +825,13 @@ function findCjkNames(text: string): Finding[] {
     const whole = parts.join("");
     if (whole.length > 5 || parts[0].length > 4) continue;
     if (whole.length === 1) {
-      // One character ("白", "苏") is a name only when the text says a name comes.
+      // One character ("白", "苏") is a name only when the text says a name comes ...
       if (HAN_SURNAMES.has(whole) && (hasCue(text, m.index, m.index + 1).strong || PERSON_VERB_AFTER.test(text.slice(m.index + 1, m.index + 13))) && !/\p{Script=Han}/u.test(text.slice(Math.max(0, m.index - 1), m.index) + text.slice(m.index + 1, m.index + 2))) {
         out.push({ start: m.index, end: m.index + 1, level: "l3_likely", labels: ["han"] });
+      } else if (cjkAloneInLatin(text, m.index, m.index + 1)) {
+        // ... or when it stands as a word of its own in Latin-script prose ("my kid 芳", "said 凜 to ..."):
+        // a one-character given name or surname written in its own script.
+        out.push({ start: m.index, end: m.index + 1, level: "l4_less_likely", labels: ["han"] });
       }
       continue;
     }
@@ -821,6 +849,7 @@ function findCjkNames(text: string): Finding[] {
     if (surname) level = parts.length === 2 ? "l2_very_likely" : "l3_likely";
     else if (japaneseShape) level = "l3_likely";
     else if ((cue || verb) && whole.length <= 3) level = "l4_less_likely";
+    else if (whole.length <= 3 && cjkAloneInLatin(text, m.index, m.index + m[0].length)) level = "l4_less_likely";
     else continue;
     if (cue) level = stronger(level);
     out.push({ start: m.index, end: m.index + m[0].length, level, labels: ["han"] });
@@ -830,6 +859,8 @@ function findCjkNames(text: string): Finding[] {
     if (word.length > 4) continue;
     if (word.length === 1) {
       if (HANGUL_SURNAMES.has(word) && hasCue(text, m.index, m.index + 1).strong) out.push({ start: m.index, end: m.index + 1, level: "l3_likely", labels: ["hangul"] });
+      // One syllable standing as a word of its own in Latin-script prose ("early 봉?"): a surname.
+      else if (cjkAloneInLatin(text, m.index, m.index + 1)) out.push({ start: m.index, end: m.index + 1, level: "l4_less_likely", labels: ["hangul"] });
       continue;
     }
     const left = text.slice(Math.max(0, m.index - 12), m.index);
@@ -842,7 +873,7 @@ function findCjkNames(text: string): Finding[] {
     let level: Level;
     const verb = PERSON_VERB_AFTER.test(text.slice(m.index + word.length, m.index + word.length + 12));
     if (surname) level = word.length === 3 ? "l3_likely" : "l4_less_likely";
-    else if (word.length === 3 || cue || verb) level = "l4_less_likely";
+    else if (word.length === 3 || cue || verb || cjkAloneInLatin(text, m.index, m.index + word.length)) level = "l4_less_likely";
     else continue;
     if (cue) level = stronger(level);
     out.push({ start: m.index, end: m.index + word.length, level, labels: ["hangul"] });

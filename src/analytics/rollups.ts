@@ -15,11 +15,16 @@ export const counterFields = [
 ] as const;
 export type Counter = (typeof counterFields)[number];
 
-export interface MinuteRollup extends Doc, Record<Counter, number> {
+/** Counters of one organization, project and period (a minute or an hour). */
+export interface Rollup extends Doc, Record<Counter, number> {
   org_id: string;
   project_id: string;
-  minute: Date;
+  /** Period start, UTC. */
+  start: Date;
 }
+
+const MINUTE = 60_000;
+const HOUR = 3_600_000;
 
 /** Which analytics counters a request with these fired detector types increments (spec 2.11). */
 export function countersFor(fired: string[]): Record<Counter, number> {
@@ -35,22 +40,70 @@ export function countersFor(fired: string[]): Record<Counter, number> {
   };
 }
 
+// Two granularities: minute counters give exact buckets for any minute-aligned
+// range; hour counters let long ranges read 60 times fewer rows. A query uses
+// an hour row only when no bucket boundary falls inside that hour.
 export class AnalyticsRollups {
-  private constructor(readonly rollups: Collection<MinuteRollup>) {}
+  private constructor(
+    readonly minutes: Collection<Rollup>,
+    readonly hours: Collection<Rollup>,
+  ) {}
 
   static async open(db: Database, retentionSeconds: number): Promise<AnalyticsRollups> {
-    const rollups = await db.collection<MinuteRollup>("analytics_minutes");
-    await rollups.createIndex({ name: "org_minute", keys: { org_id: 1, minute: 1 } });
-    await rollups.createIndex({ name: "retention", keys: { minute: 1 }, expireAfterSeconds: retentionSeconds });
-    return new AnalyticsRollups(rollups);
+    const open = async (name: string) => {
+      const c = await db.collection<Rollup>(name);
+      await c.createIndex({ name: "org_start", keys: { org_id: 1, start: 1 } });
+      await c.createIndex({ name: "retention", keys: { start: 1 }, expireAfterSeconds: retentionSeconds });
+      return c;
+    };
+    return new AnalyticsRollups(await open("analytics_minutes"), await open("analytics_hours"));
   }
 
   async record(orgId: string, projectId: string, at: Date, fired: string[]): Promise<void> {
-    const minute = new Date(Math.floor(at.getTime() / 60_000) * 60_000);
-    await this.rollups.updateOne(
-      { _id: `${orgId}|${projectId}|${minute.getTime()}` },
-      { $inc: countersFor(fired), $set: { org_id: orgId, project_id: projectId, minute } },
-      { upsert: true },
-    );
+    const counters = countersFor(fired);
+    const bump = (c: Collection<Rollup>, period: number) => {
+      const start = new Date(Math.floor(at.getTime() / period) * period);
+      return c.updateOne(
+        { _id: `${orgId}|${projectId}|${start.getTime()}` },
+        { $inc: counters, $set: { org_id: orgId, project_id: projectId, start } },
+        { upsert: true },
+      );
+    };
+    await Promise.all([bump(this.minutes, MINUTE), bump(this.hours, HOUR)]);
+  }
+
+  /**
+   * Rows whose periods cover [start, end) exactly once, none of them cut by a
+   * bucket boundary (start + k * bin): hour rows where possible, minute rows
+   * around the boundaries and at the edges. `start`, `end` and `bin` are whole minutes.
+   */
+  async rowsFor(orgId: string, projectIds: string[], start: number, end: number, bin: number): Promise<Rollup[]> {
+    const cut = (t0: number, t1: number) => start + (Math.floor((t0 - start) / bin) + 1) * bin < t1;
+    const minuteRanges: [number, number][] = [];
+    const addMinutes = (a: number, b: number) => {
+      const last = minuteRanges[minuteRanges.length - 1];
+      if (last && last[1] === a) last[1] = b;
+      else minuteRanges.push([a, b]);
+    };
+    const usableHours = new Set<number>();
+    let t = Math.min(end, Math.ceil(start / HOUR) * HOUR);
+    if (start < t) addMinutes(start, t);
+    for (; t + HOUR <= end; t += HOUR) {
+      if (cut(t, t + HOUR)) addMinutes(t, t + HOUR);
+      else usableHours.add(t);
+    }
+    if (t < end) addMinutes(t, end);
+
+    const base: Record<string, unknown> = { org_id: orgId };
+    if (projectIds.length > 0) base.project_id = { $in: projectIds };
+    const range = (a: number, b: number) => ({ ...base, start: { $gte: new Date(a), $lt: new Date(b) } });
+    const queries: Promise<Rollup[]>[] = minuteRanges.map(([a, b]) => this.minutes.find(range(a, b)));
+    if (usableHours.size > 0) {
+      const hours = [...usableHours];
+      queries.push(
+        this.hours.find(range(Math.min(...hours), Math.max(...hours) + HOUR)).then((rows) => rows.filter((r) => usableHours.has(r.start.getTime()))),
+      );
+    }
+    return (await Promise.all(queries)).flat();
   }
 }

@@ -41,9 +41,7 @@ export function analyticsService(deps: { orgs: Organizations; rollups: Analytics
         throw invalid(`resolution: ${resolution} gives ${buckets} buckets per project, over the maximum of ${MAX_BUCKETS}; use a coarser resolution`);
       }
 
-      const filter: Record<string, unknown> = { org_id: org._id, minute: { $gte: new Date(start), $lt: new Date(end) } };
-      if (req.projectIds.length > 0) filter.project_id = { $in: req.projectIds };
-      const rows = await deps.rollups.rollups.find(filter);
+      const rows = await deps.rollups.rowsFor(org._id, req.projectIds, start, end, bin);
 
       const series = new Map<string, Record<Counter, number>[]>();
       const empty = () => Array.from({ length: buckets }, () => Object.fromEntries(counterFields.map((f) => [f, 0])) as Record<Counter, number>);
@@ -52,7 +50,7 @@ export function analyticsService(deps: { orgs: Organizations; rollups: Analytics
         let s = series.get(row.project_id);
         if (!s) series.set(row.project_id, (s = empty()));
         // Buckets are aligned to the requested start, not to the epoch (DESIGN.md 4).
-        const bucket = s[Math.floor((row.minute.getTime() - start) / bin)];
+        const bucket = s[Math.floor((row.start.getTime() - start) / bin)];
         for (const f of counterFields) bucket[f] += row[f] ?? 0;
       }
       const projects = [...series.keys()].sort().map((projectId) => ({

@@ -84,6 +84,10 @@ describe("buckets match a brute-force count", () => {
     ["2024-02-28T23:00:00Z", "2024-02-29T01:00:00Z", "PT1M", 60_000],
     ["2024-02-28T23:30:00+00:00", "2024-03-01T00:30:00Z", "PT5M", 300_000],
     ["2024-02-27T12:00:00Z", "2024-03-02T12:00:00Z", "P2D", 2 * 86_400_000],
+    // Boundaries inside hours: hour counters around them must not be used.
+    ["2024-02-27T00:00:00Z", "2024-03-02T00:00:00Z", "PT90M", 90 * 60_000],
+    ["2024-02-27T00:07:00Z", "2024-03-02T00:07:00Z", "P1D", 86_400_000],
+    ["2024-02-29T10:59:00Z", "2024-02-29T13:01:00Z", "PT2M", 120_000],
   ])("%s .. %s at %s", async (start, end, resolution, binMs) => {
     const res = await analytics({ start_time: start, end_time: end, resolution }, key);
     expect(res.status, JSON.stringify(res.body)).toBe(200);

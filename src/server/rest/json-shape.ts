@@ -7,28 +7,44 @@ import { nullable } from "../../../gen/parapet/v1/options_pb.js";
 
 type JsonObject = { [k: string]: JsonValue };
 
+interface Shape {
+  /** Fields written as null when unset or empty. */
+  nullable: string[];
+  /** Message-typed fields to descend into (well-known types render as scalars and are skipped). */
+  nested: { name: string; kind: "list" | "message" | "map"; desc: DescMessage }[];
+}
+
+// Reading a field option allocates, and large responses (analytics: thousands
+// of buckets) would read the same options thousands of times: one shape per type.
+const shapes = new WeakMap<DescMessage, Shape>();
+
+function shapeOf(desc: DescMessage): Shape {
+  let shape = shapes.get(desc);
+  if (!shape) {
+    shape = { nullable: [], nested: [] };
+    for (const field of desc.fields) {
+      if (getOption(field, nullable)) shape.nullable.push(field.name);
+      if (field.message && !field.message.typeName.startsWith("google.protobuf.")) {
+        shape.nested.push({ name: field.name, kind: field.fieldKind as "list" | "message" | "map", desc: field.message });
+      }
+    }
+    shapes.set(desc, shape);
+  }
+  return shape;
+}
+
 function addNulls(desc: DescMessage, json: JsonObject): void {
-  for (const field of desc.fields) {
-    const key = field.name;
+  const shape = shapeOf(desc);
+  for (const key of shape.nullable) {
     const value = json[key];
-    if (getOption(field, nullable)) {
-      const empty = value === undefined || (Array.isArray(value) && value.length === 0);
-      if (empty) {
-        json[key] = null;
-        continue;
-      }
-    }
-    if (field.message && value !== undefined && value !== null) {
-      // Well-known types render as JSON scalars (Timestamp -> string): leave them.
-      if (field.message.typeName.startsWith("google.protobuf.")) continue;
-      if (field.fieldKind === "list") {
-        for (const item of value as JsonObject[]) addNulls(field.message, item);
-      } else if (field.fieldKind === "message") {
-        addNulls(field.message, value as JsonObject);
-      } else if (field.fieldKind === "map") {
-        for (const item of Object.values(value as JsonObject)) addNulls(field.message, item as JsonObject);
-      }
-    }
+    if (value === undefined || (Array.isArray(value) && value.length === 0)) json[key] = null;
+  }
+  for (const { name, kind, desc: child } of shape.nested) {
+    const value = json[name];
+    if (value === undefined || value === null) continue;
+    if (kind === "list") for (const item of value as JsonObject[]) addNulls(child, item);
+    else if (kind === "message") addNulls(child, value as JsonObject);
+    else for (const item of Object.values(value as JsonObject)) addNulls(child, item as JsonObject);
   }
 }
 

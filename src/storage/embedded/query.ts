@@ -58,6 +58,12 @@ export function findDocs(table: Table, filter: Filter, spec: FindSpec = {}): Doc
   if (c.sorted) {
     let skipped = 0;
     for (const row of c.rows) {
+      // An exact plan needs no document to know a row matches: skipped rows
+      // are never read (deep log pages would otherwise read every row they skip).
+      if (!test && skipped < skip) {
+        skipped++;
+        continue;
+      }
       const doc = table.read(row);
       if (test && !test(doc)) continue;
       if (skipped < skip) {

@@ -30,7 +30,13 @@ export function defaultProjectIdOf(orgId: string): string {
   return orgId === DEFAULT_ORG_ID ? "project-default" : `project-default-${orgId.replace(/^org-/, "")}`;
 }
 
+/** Changes made by another process (the CLI) are seen within this time. */
+const CACHE_TTL_MS = 5_000;
+
 export class Organizations {
+  // Every authenticated request reads its organization (features, limits).
+  private readonly cache = new Map<string, { org: Organization; at: number }>();
+
   private constructor(private readonly orgs: Collection<Organization>) {}
 
   static async open(db: Database): Promise<Organizations> {
@@ -38,7 +44,14 @@ export class Organizations {
   }
 
   async get(id: string): Promise<Organization | null> {
-    return this.orgs.findOne({ _id: id });
+    const hit = this.cache.get(id);
+    if (hit && Date.now() - hit.at < CACHE_TTL_MS) return hit.org;
+    const org = await this.orgs.findOne({ _id: id });
+    if (org) {
+      if (this.cache.size > 10_000) this.cache.clear();
+      this.cache.set(id, { org, at: Date.now() });
+    }
+    return org;
   }
 
   async list(): Promise<Organization[]> {
@@ -67,6 +80,8 @@ export class Organizations {
     if (change.name !== undefined) set.name = change.name;
     if (change.max_policies !== undefined) set.max_policies = change.max_policies;
     for (const [k, v] of Object.entries(change.features ?? {})) set[`features.${k}`] = v;
-    return this.orgs.findOneAndUpdate({ _id: id }, { $set: set }, { returnDocument: "after" });
+    const updated = await this.orgs.findOneAndUpdate({ _id: id }, { $set: set }, { returnDocument: "after" });
+    this.cache.delete(id);
+    return updated;
   }
 }

@@ -86,7 +86,17 @@ export function normalizeText(original: string): NormalizedText {
   };
 }
 
-/** Substring of `s` by code point offsets. */
+/** Substring of `s` by code point offsets (one pass up to `end`, no array of the whole text). */
 export function sliceCodePoints(s: string, start: number, end: number): string {
-  return Array.from(s).slice(start, end).join("");
+  let cp = 0;
+  let from = -1;
+  let i = 0;
+  for (; i < s.length && cp < end; i++) {
+    if (cp === start && from < 0) from = i;
+    const c = s.charCodeAt(i);
+    if (c >= 0xd800 && c <= 0xdbff && i + 1 < s.length) i++;
+    cp++;
+  }
+  if (from < 0) from = cp === start ? i : s.length;
+  return s.slice(from, i);
 }

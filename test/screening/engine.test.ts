@@ -119,6 +119,16 @@ describe("normalizeText", () => {
     expect(sliceCodePoints(original, r2.start, r2.end)).toBe("ﬁx");
   });
 
+  it("sliceCodePoints agrees with slicing the array of code points", () => {
+    const s = "a😀b👍🏽c日本";
+    const codePoints = Array.from(s);
+    for (let start = 0; start <= codePoints.length + 1; start++) {
+      for (let end = 0; end <= codePoints.length + 1; end++) {
+        expect(sliceCodePoints(s, start, end)).toBe(codePoints.slice(start, end).join(""));
+      }
+    }
+  });
+
   it("composes combining marks", () => {
     expect(normalizeText("cafe\u0301").text).toBe("café");
   });

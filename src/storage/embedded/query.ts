@@ -36,8 +36,24 @@ export function candidates(table: Table, filter: Filter, sort?: Sort): Candidate
   }
 }
 
+function isPlainScalar(v: unknown): v is string | number | boolean {
+  return typeof v === "string" || typeof v === "number" || typeof v === "boolean";
+}
+
 function matcher(filter: Filter, exact: boolean): ((doc: Doc) => boolean) | undefined {
   if (exact) return undefined;
+  const entries = Object.entries(filter);
+  // Top-level equality on scalars (`{_id, org_id}` lookups on every request):
+  // compare directly instead of compiling a mingo query each time. Arrays
+  // (where MongoDB equality also matches an element) still go to mingo.
+  if (entries.length > 0 && entries.every(([k, v]) => !k.startsWith("$") && !k.includes(".") && isPlainScalar(v))) {
+    let query: Query | undefined;
+    return (doc) => {
+      const record = doc as Record<string, unknown>;
+      if (entries.some(([k]) => Array.isArray(record[k]))) return (query ??= new Query(filter)).test(doc);
+      return entries.every(([k, v]) => record[k] === v);
+    };
+  }
   const query = new Query(filter);
   return (doc) => query.test(doc);
 }

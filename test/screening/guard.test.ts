@@ -137,6 +137,18 @@ describe("POST /v2/guard", () => {
   });
 });
 
+describe("results and policy health over RPC", () => {
+  it("GetGuardResults and CheckPolicyHealth over gRPC and Connect", async () => {
+    for (const protocol of ["grpc", "connect-json"] as const) {
+      const client = rpcClient(GuardService, server, protocol, server.platformKey);
+      const results = await client.getGuardResults({ messages: [{ role: "user", content: "mail jane.doe@example.com" }] });
+      expect(results.results.find((r) => r.detectorType === "pii/email")).toMatchObject({ result: "l1_confident", messageId: 0 });
+      const health = await client.checkPolicyHealth({});
+      expect(health).toMatchObject({ status: "ok", isDefault: true, lint: { passed: true } });
+    }
+  });
+});
+
 describe("POST /v2/guard/results", () => {
   it("returns levels per detector and message and writes no log", async () => {
     const before = await logCount();

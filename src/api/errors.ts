@@ -30,7 +30,6 @@ export const errorKinds = {
   policy_in_use: { http: 409, code: Code.FailedPrecondition },
   endpoint_retired: { http: 410, code: Code.Unimplemented },
   payload_too_large: { http: 413, code: Code.ResourceExhausted },
-  unsupported_media_type: { http: 415, code: Code.InvalidArgument },
   validation_failed: { http: 422, code: Code.InvalidArgument },
   rate_limited: { http: 429, code: Code.ResourceExhausted },
   internal: { http: 500, code: Code.Internal },

@@ -27,7 +27,7 @@ export class ScreeningPool {
   private closed = false;
 
   constructor(
-    private readonly size: number,
+    size: number,
     private readonly metrics?: Metrics,
   ) {
     for (let i = 0; i < size; i++) this.slots.push(this.spawn());

@@ -248,3 +248,23 @@ describe("validation, auth and switches", () => {
     expect(res.body.error).toBe("query_too_large");
   });
 });
+
+describe("retention", () => {
+  it("removes logs and analytics counters older than PARAPET_RETENTION_DAYS", async () => {
+    const short = await startTestServer({ PARAPET_RETENTION_DAYS: "1" });
+    try {
+      const now = Date.now();
+      await short.app.repos.logs.logs.insertMany([syntheticLog("org-default", new Date(now - 2 * 86_400_000)), syntheticLog("org-default", new Date(now - 3_600_000))]);
+      await short.app.repos.rollups.record("org-default", "project-default", new Date(now - 2 * 86_400_000), []);
+      await short.app.repos.rollups.record("org-default", "project-default", new Date(now - 3_600_000), []);
+      const db = short.app.db as unknown as { sweepExpired(now: Date): Promise<unknown> };
+      await db.sweepExpired(new Date(now));
+      const left = await short.app.repos.logs.logs.find({ "meta.org_id": "org-default" });
+      expect(left.map((l) => l.timestamp.getTime())).toEqual([now - 3_600_000]);
+      expect(await short.app.repos.rollups.minutes.countDocuments({})).toBe(1);
+      expect(await short.app.repos.rollups.hours.countDocuments({})).toBe(1);
+    } finally {
+      await short.close();
+    }
+  });
+});

@@ -41,7 +41,8 @@ function runWriter(dir: string, mode: string, start = 0, env: Record<string, str
   });
   let stderr = "";
   child.stderr!.on("data", (c: Buffer) => (stderr += c.toString()));
-  const exited = new Promise<number | null>((resolve) => child.on("exit", (code) => resolve(code)));
+  // "close", not "exit": only then has every line the child printed been read.
+  const exited = new Promise<number | null>((resolve) => child.on("close", (code) => resolve(code)));
   return {
     child,
     lines,

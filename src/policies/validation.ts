@@ -4,7 +4,7 @@
 import { parse } from "tldts";
 import type { DetectorConfig, PolicyRequest } from "../../gen/parapet/v1/policies_pb.js";
 import type { FieldViolation } from "../api/interceptors/validation.js";
-import { detectorKinds, isDetectorType, type ConfigField } from "./catalog.js";
+import { configFields, detectorKinds, isDetectorType, type ConfigField } from "./catalog.js";
 
 export const NAME_MAX = 100;
 
@@ -70,7 +70,7 @@ export function policyRequestViolations(policy: PolicyRequest | undefined): Fiel
     for (const field of kind.requires) {
       if (!given(d, field)) v(`${at}.${field}`, `is required for ${d.type}`, "detector.required_config");
     }
-    for (const field of ["allowed_domains", "override_list", "tool_access_action", "tool_access_list", "allowed_tools"] as const) {
+    for (const field of configFields) {
       if (given(d, field) && !(kind.accepts as readonly string[]).includes(field)) {
         v(`${at}.${field}`, `is not applicable to ${d.type}; omit it or send null`, "detector.not_applicable");
       }

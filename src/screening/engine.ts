@@ -47,7 +47,7 @@ export interface Outcome {
   level: Level;
   spans: OutcomeSpan[];
   customMatched: boolean;
-  /** The detector's own verdict: at or over the policy threshold (deterministic detectors: matched). */
+  /** The detector's own verdict: at or over the policy threshold. */
   matched: boolean;
   /**
    * Counts toward the decision: matched and not overridden by override_allow on
@@ -93,7 +93,6 @@ export function screen(
       if (config.location !== part.location) continue;
       const detect = registry[config.type];
       const detection = detect ? detect(normalized.text, part, config, context) : nothing;
-      const deterministic = config.type === "override_allow" || config.type === "override_deny" || config.type === "tool_access_control";
       partOutcomes.push({
         detectorId: detectorIdOf(config.type, config.location),
         detectorType: config.type,
@@ -103,7 +102,8 @@ export function screen(
         level: detection.level,
         spans: mapSpans(normalized, detection, policy.threshold),
         customMatched: false,
-        matched: deterministic ? detection.level === "l1_confident" : atOrOver(detection.level, policy.threshold),
+        // Deterministic detectors report l1_confident, which every threshold includes.
+        matched: atOrOver(detection.level, policy.threshold),
         flagged: false,
       });
     }

@@ -12,6 +12,7 @@ import { createClient } from "@connectrpc/connect";
 import { createGrpcTransport } from "@connectrpc/connect-node";
 import { GuardService } from "../gen/parapet/v1/guard_pb.js";
 import { conversation } from "./conversation.js";
+import { buildService } from "../scripts/build.mjs";
 
 const root = path.resolve(import.meta.dirname, "..");
 const KEY = "psk_bench_key_0000000000000000000000000000";
@@ -29,7 +30,9 @@ async function freePort(): Promise<number> {
 async function startServer(): Promise<{ child: ChildProcess; port: number; dataDir: string }> {
   const dataDir = await mkdtemp(path.join(tmpdir(), "parapet-bench-"));
   const port = await freePort();
-  const child = spawn(process.execPath, ["--import", "tsx", path.join(root, "src/main.ts")], {
+  // What `npm start` runs: the compiled service.
+  const main = await buildService();
+  const child = spawn(process.execPath, [main], {
     cwd: root,
     env: { ...process.env, PORT: String(port), HOST: "127.0.0.1", PARAPET_DATA_DIR: dataDir, PARAPET_BOOTSTRAP_SCREENING_KEY: KEY, PARAPET_RATE_LIMIT_RPS: "0", LOG_LEVEL: "info" },
     stdio: ["ignore", "ignore", "inherit"],

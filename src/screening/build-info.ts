@@ -3,6 +3,7 @@
 // PARAPET_GIT_REVISION / PARAPET_GIT_TIMESTAMP at build time.
 import { execFileSync } from "node:child_process";
 import { readFileSync } from "node:fs";
+import { projectFile } from "../paths.js";
 
 export interface BuildInfo {
   version: string;
@@ -22,7 +23,7 @@ let cached: BuildInfo | undefined;
 
 export function buildInfo(): BuildInfo {
   if (!cached) {
-    const pkg = JSON.parse(readFileSync(new URL("../../package.json", import.meta.url), "utf8")) as { version: string };
+    const pkg = JSON.parse(readFileSync(projectFile("package.json"), "utf8")) as { version: string };
     cached = {
       version: pkg.version,
       gitRevision: process.env.PARAPET_GIT_REVISION || git(["rev-parse", "HEAD"]) || "unknown",

@@ -10,6 +10,10 @@ import type { Screening, ScreeningPolicy } from "./engine.js";
 import type { Part } from "./parts.js";
 import type { WorkerJob } from "./worker.js";
 
+// Compiled (dist/, `npm start`) the worker loads its JavaScript directly; from
+// the TypeScript sources (tests, tsx) it first registers tsx's loader.
+const WORKER_ENTRY = import.meta.url.endsWith(".js") ? new URL("./worker.js", import.meta.url) : new URL("./worker-entry.mjs", import.meta.url);
+
 interface Pending {
   resolve: (s: Screening) => void;
   reject: (e: Error) => void;
@@ -39,7 +43,7 @@ export class ScreeningPool {
   }
 
   private spawn(): Slot {
-    const worker = new Worker(new URL("./worker-entry.mjs", import.meta.url));
+    const worker = new Worker(WORKER_ENTRY);
     const pending = new Map<number, Pending>();
     let markReady: () => void;
     const ready = new Promise<void>((resolve) => (markReady = resolve));

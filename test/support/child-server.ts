@@ -1,5 +1,6 @@
-// The service as a separate process (`tsx src/main.ts`), for tests that kill,
-// restart or signal it.
+// The service as a separate process, compiled as `npm start` runs it
+// (dist/src/main.js, built once by test/support/global-setup.ts), for tests
+// that kill, restart or signal it.
 import { spawn, type ChildProcess } from "node:child_process";
 import net from "node:net";
 import path from "node:path";
@@ -23,7 +24,7 @@ export interface ChildServer {
 }
 
 export function spawnServer(port: number, env: Record<string, string>): ChildServer {
-  const child = spawn(process.execPath, ["--import", "tsx", path.join(root, "src/main.ts")], {
+  const child = spawn(process.execPath, [path.join(root, "dist/src/main.js")], {
     cwd: root,
     env: { ...process.env, HOST: "127.0.0.1", PORT: String(port), LOG_LEVEL: "warn", ...env },
     stdio: ["ignore", "ignore", "pipe"],

@@ -32,6 +32,8 @@ import { readFileSync } from "node:fs";
 import type { Level } from "../../policies/catalog.js";
 import type { Detection, DetectorConfig } from "../detector.js";
 import { type Finding, toDetection } from "./findings.js";
+import { LEXICONS } from "./lexicons/dir.js";
+import { projectFile } from "../../paths.js";
 
 export const profanityTypes = ["moderated_content/profanity"] as const;
 
@@ -63,7 +65,7 @@ const BY_KEY = new Map<string, Variant[]>();
 /** Variants by length and first letter, for tokens with "*" masks. */
 const BY_SHAPE = new Map<string, Variant[]>();
 {
-  const text = readFileSync(new URL("./lexicons/profanity-en.txt", import.meta.url), "utf8");
+  const text = readFileSync(projectFile(LEXICONS, "profanity-en.txt"), "utf8");
   for (const line of text.split("\n")) {
     if (!line.trim() || line.startsWith("#")) continue;
     const [term, severity, suffixList = "-"] = line.trim().split(/\s+/);

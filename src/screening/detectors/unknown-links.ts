@@ -23,11 +23,13 @@ import { domainToASCII } from "node:url";
 import { parse } from "tldts";
 import type { Detection, DetectorConfig } from "../detector.js";
 import { type Finding, toDetection } from "./findings.js";
+import { LEXICONS } from "./lexicons/dir.js";
+import { projectFile } from "../../paths.js";
 
 export const unknownLinksTypes = ["unknown_links"] as const;
 
 const WELL_KNOWN: ReadonlySet<string> = new Set(
-  readFileSync(new URL("./lexicons/well-known-domains.txt", import.meta.url), "utf8")
+  readFileSync(projectFile(LEXICONS, "well-known-domains.txt"), "utf8")
     .split("\n")
     .map((l) => l.trim().toLowerCase())
     .filter((l) => l && !l.startsWith("#")),

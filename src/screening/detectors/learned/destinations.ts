@@ -8,6 +8,8 @@
 import { existsSync, readFileSync } from "node:fs";
 import { parse } from "tldts";
 import type { ArgValue } from "./tool-calls.js";
+import { LEXICONS } from "../lexicons/dir.js";
+import { projectFile } from "../../../paths.js";
 
 /** Services agents commonly send to that the shared list may not carry. */
 const SUPPLEMENT =
@@ -21,7 +23,7 @@ let trusted: Set<string> | undefined;
 export function trustedDomains(): Set<string> {
   if (trusted) return trusted;
   const set = new Set(SUPPLEMENT.split(/\s+/));
-  const shared = new URL("../lexicons/well-known-domains.txt", import.meta.url);
+  const shared = projectFile(LEXICONS, "well-known-domains.txt");
   if (existsSync(shared)) {
     for (const line of readFileSync(shared, "utf8").split("\n")) {
       const d = line.trim().toLowerCase();

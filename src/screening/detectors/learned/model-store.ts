@@ -5,6 +5,8 @@ import type { Level } from "../../../policies/catalog.js";
 import { FEATURE_VERSION } from "./features.js";
 import type { LevelThresholds } from "./levels.js";
 import { decodeHead, type LinearHead } from "./linear.js";
+import { pathToFileURL } from "node:url";
+import { projectFile } from "../../../paths.js";
 
 export interface HeadSpec {
   name: string;
@@ -57,7 +59,7 @@ export interface LoadedModels {
   loadMs: number;
 }
 
-export const DEFAULT_MODELS_DIR = new URL("../../../../models/", import.meta.url);
+export const DEFAULT_MODELS_DIR = pathToFileURL(projectFile("models") + "/");
 
 function loadModel(dir: URL, spec: ModelSpec): LoadedModel {
   const buf = readFileSync(new URL(spec.file, dir));

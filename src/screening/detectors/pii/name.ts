@@ -27,6 +27,8 @@ import type { Level } from "../../../policies/catalog.js";
 import type { Detection } from "../../detector.js";
 import { type Finding, overlapsAny, stronger, toDetection } from "../findings.js";
 import { STREET_SUFFIXES, findAddresses } from "./address.js";
+import { LEXICONS } from "../lexicons/dir.js";
+import { projectFile } from "../../../paths.js";
 
 export const nameTypes = ["pii/name"] as const;
 
@@ -48,7 +50,7 @@ const ENGLISH = new Set<string>();
     english: ENGLISH,
   };
   let current: Set<string> | undefined;
-  const text = readFileSync(new URL("../lexicons/name-lexicon.txt", import.meta.url), "utf8");
+  const text = readFileSync(projectFile(LEXICONS, "name-lexicon.txt"), "utf8");
   for (const line of text.split("\n")) {
     if (!line || line.startsWith("#")) continue;
     if (line.startsWith("@")) current = sets[line.slice(1)];
@@ -58,7 +60,7 @@ const ENGLISH = new Set<string>();
 
 const PLACES = new Set<string>();
 {
-  const text = readFileSync(new URL("../lexicons/places.txt", import.meta.url), "utf8");
+  const text = readFileSync(projectFile(LEXICONS, "places.txt"), "utf8");
   for (const line of text.split("\n")) if (line && !line.startsWith("#")) PLACES.add(line.trim().toLowerCase());
   // Countries, regions and languages in English, from ICU rather than a list to keep.
   const regions = new Intl.DisplayNames(["en"], { type: "region" });

@@ -52,6 +52,13 @@ async function rssMb(pid: number): Promise<{ rss: number; peak: number }> {
   return { rss: kb("VmRSS") / 1024, peak: kb("VmHWM") / 1024 };
 }
 
+/** The main thread's V8 heap, from the service's own /metrics. */
+async function heapMb(port: number): Promise<{ used: number; total: number; external: number }> {
+  const text = await fetch(`http://127.0.0.1:${port}/metrics`).then((r) => r.text());
+  const mb = (name: string) => Number(new RegExp(`^parapet_${name} (\\S+)$`, "m").exec(text)?.[1] ?? NaN) / 2 ** 20;
+  return { used: mb("nodejs_heap_size_used_bytes"), total: mb("nodejs_heap_size_total_bytes"), external: mb("nodejs_external_memory_bytes") };
+}
+
 interface Result {
   name: string;
   count: number;
@@ -144,6 +151,7 @@ async function main() {
     results.push(await drive("gRPC guard 1000 chars, 64 streams", 64, n(10_000), grpcCall));
 
     const mem = await rssMb(child.pid!);
+    const heap = await heapMb(port);
     console.log(`machine: ${cpus().length} cores (${cpus()[0]?.model.trim()}), Node ${process.version}; server and load generator share the machine`);
     console.log(`${"scenario".padEnd(44)} ${"count".padStart(6)} ${"p50 ms".padStart(8)} ${"p95 ms".padStart(8)} ${"p99 ms".padStart(8)} ${"req/s".padStart(8)}`);
     for (const r of results) console.log(line(r));
@@ -152,7 +160,7 @@ async function main() {
       return r.count / r.seconds;
     };
     console.log(`screening/no-op throughput ratio at 1000 chars, 64 connections: ${(rps("HTTP guard 1000 chars, 64 connections") / rps("HTTP ping  1000 chars, 64 connections")).toFixed(2)}`);
-    console.log(`server memory: rss ${mem.rss.toFixed(0)} MB, peak ${mem.peak.toFixed(0)} MB`);
+    console.log(`server memory: rss ${mem.rss.toFixed(0)} MB, peak ${mem.peak.toFixed(0)} MB; main thread heap ${heap.used.toFixed(0)} MB used of ${heap.total.toFixed(0)} MB, external ${heap.external.toFixed(0)} MB`);
   } finally {
     agent.destroy();
     child.kill("SIGTERM");

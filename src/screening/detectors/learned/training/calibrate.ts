@@ -79,6 +79,11 @@ export interface BinaryMetrics {
   f1: number;
   /** True-positive rate at the score threshold where FPR <= 1%. */
   tprAt1Fpr: number;
+  /**
+   * Best F1 over every threshold, chosen on these very examples: an upper bound
+   * for what any threshold (any calibration) could give with these scores, not a result.
+   */
+  bestF1: number;
   /** Precision of the examples at each level (exact level, not cumulative) and at-or-above. */
   perLevel: Record<string, { count: number; precision: number | null; cumulativePrecision: number | null }>;
   fpr: number;
@@ -126,5 +131,19 @@ export function metrics(scores: number[], labels: number[], t: LevelThresholds):
     perLevel[l] = { count: n, precision: n ? p / n : null, cumulativePrecision: cumN ? cumTp / cumN : null };
     upper = Math.min(upper, lo);
   }
-  return { n: scores.length, positives: posScores.length, precision, recall, f1, tprAt1Fpr, perLevel, fpr: tn + fp ? fp / (tn + fp) : 0 };
+  return { n: scores.length, positives: posScores.length, precision, recall, f1, bestF1: bestF1(scores, labels), tprAt1Fpr, perLevel, fpr: tn + fp ? fp / (tn + fp) : 0 };
+}
+
+function bestF1(scores: number[], labels: number[]): number {
+  const order = scores.map((_, i) => i).sort((a, b) => scores[b] - scores[a]);
+  const positives = labels.filter((y) => y > 0.5).length;
+  let tp = 0;
+  let best = 0;
+  order.forEach((i, k) => {
+    if (labels[i] > 0.5) tp++;
+    // Ties flag together: only a cut between two different scores is a threshold.
+    if (k + 1 < order.length && scores[order[k + 1]] === scores[i]) return;
+    best = Math.max(best, (2 * tp) / (k + 1 + positives));
+  });
+  return best;
 }

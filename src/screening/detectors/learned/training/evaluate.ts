@@ -146,7 +146,7 @@ function binaryLine(name: string, m: BinaryMetrics): string {
   const levels = Object.entries(m.perLevel)
     .map(([l, v]) => `${l.slice(0, 2)} n=${v.count} p=${f3(v.cumulativePrecision)}`)
     .join("  ");
-  return `${name.padEnd(28)} n=${String(m.n).padStart(5)} pos=${String(m.positives).padStart(4)}  P=${f3(m.precision)} R=${f3(m.recall)} F1=${f3(m.f1)} FPR=${f3(m.fpr)} TPR@1%FPR=${f3(m.tprAt1Fpr)}  [${levels}]`;
+  return `${name.padEnd(28)} n=${String(m.n).padStart(5)} pos=${String(m.positives).padStart(4)}  P=${f3(m.precision)} R=${f3(m.recall)} F1=${f3(m.f1)} (best-t ${f3(m.bestF1)}) FPR=${f3(m.fpr)} TPR@1%FPR=${f3(m.tprAt1Fpr)}  [${levels}]`;
 }
 
 function levelLine(name: string, m: LevelMetrics): string {
@@ -161,6 +161,7 @@ export function formatEvaluation(e: Evaluation): string {
   const lines: string[] = [];
   lines.push("Test split (never used for training or threshold selection). P/R/F1/FPR at the default threshold l4_less_likely;");
   lines.push("per level: n = examples at that level, p = precision of everything at that level or more confident.");
+  lines.push("best-t: the best F1 of these scores at any threshold, picked on the test split itself (an upper bound, not a result).");
   lines.push(binaryLine("prompt_attack", e.prompt_attack));
   lines.push(binaryLine("  corpus rows only", e.prompt_attack_corpus_only));
   for (const [k, v] of Object.entries(e.prompt_attack.bySource).sort()) lines.push(`    ${k.padEnd(40)} flagged ${v.flagged}/${v.n}`);

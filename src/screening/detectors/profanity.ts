@@ -61,9 +61,19 @@ function collapse(word: string): { key: string; runs: number[] } {
   return { key, runs };
 }
 
-const BY_KEY = new Map<string, Variant[]>();
+/**
+ * The terms by their collapsed letters ("fuck" for "fuuuck"), one node per
+ * letter (char code), so that a word is looked up letter by letter straight
+ * from the text: most words leave the trie within two letters.
+ */
+interface TrieNode {
+  next: Map<number, TrieNode>;
+  variants: Variant[];
+}
+const TERMS: TrieNode = { next: new Map(), variants: [] };
 /** Variants by length and first letter, for tokens with "*" masks. */
 const BY_SHAPE = new Map<string, Variant[]>();
+let MAX_WORD = 0;
 {
   const text = readFileSync(projectFile(LEXICONS, "profanity-en.txt"), "utf8");
   for (const line of text.split("\n")) {
@@ -74,25 +84,20 @@ const BY_SHAPE = new Map<string, Variant[]>();
       const word = term + suffix;
       const { key, runs } = collapse(word);
       const v: Variant = { word, runs, severity: severity as Severity };
-      const list = BY_KEY.get(key) ?? [];
-      list.push(v);
-      BY_KEY.set(key, list);
+      let node = TERMS;
+      for (let i = 0; i < key.length; i++) {
+        const c = key.charCodeAt(i);
+        let child = node.next.get(c);
+        if (!child) node.next.set(c, (child = { next: new Map(), variants: [] }));
+        node = child;
+      }
+      node.variants.push(v);
       const shape = `${word.length}:${word[0]}`;
       const shapeList = BY_SHAPE.get(shape) ?? [];
       shapeList.push(v);
       BY_SHAPE.set(shape, shapeList);
+      MAX_WORD = Math.max(MAX_WORD, word.length);
     }
-  }
-}
-
-const FIRST_LETTERS = new Set<string>();
-const PREFIXES = new Set<string>();
-for (const key of BY_KEY.keys()) PREFIXES.add(key.slice(0, 2));
-let MAX_WORD = 0;
-for (const list of BY_KEY.values()) {
-  for (const v of list) {
-    FIRST_LETTERS.add(v.word[0]);
-    MAX_WORD = Math.max(MAX_WORD, v.word.length);
   }
 }
 
@@ -110,8 +115,8 @@ const LOOKALIKE: Record<string, string> = {
 };
 const MASK = new Set(["*", "#", "%"]);
 const INNER_SEPARATOR = new Set([".", "-", "_", "·"]);
-const LEADING_PUNCT = /^[("'“‘[{<¿¡]+/;
-const TRAILING_PUNCT = /[.,;:?)"'”’\]}>…]+$/;
+const LEADING_PUNCT = charCodes(`("'“‘[{<¿¡`);
+const TRAILING_PUNCT = charCodes(`.,;:?)"'”’]}>…`);
 const ASCII_LOWER = /^[a-z]+$/;
 
 interface Skeleton {
@@ -200,11 +205,38 @@ const HEADS = new Set(
   ).split(" "),
 );
 
-const ROOT_RE = new RegExp(Object.keys(ROOTS).join("|"));
+const ROOT_LIST = Object.entries(ROOTS);
+/** Roots by their first three letters (every root has at least three). */
+const ROOTS_BY_TRIGRAM = new Map<number, string[]>();
+for (const root of Object.keys(ROOTS)) {
+  const code = trigram(root, 0);
+  ROOTS_BY_TRIGRAM.set(code, [...(ROOTS_BY_TRIGRAM.get(code) ?? []), root]);
+}
+const SOFT_TAILS = new Set(["ed", "ing", "er", "ers", "y", "ery"]);
+
+// The lookups below read letters straight from the text by index, so that
+// ordinary words cost no substring. They expect a-z or A-Z (`| 32` lower-cases).
+function trigram(s: string, i: number): number {
+  return ((s.charCodeAt(i) | 32) << 16) | ((s.charCodeAt(i + 1) | 32) << 8) | (s.charCodeAt(i + 2) | 32);
+}
+
+/** Does some compound root occur in s[from, to)? */
+function containsRoot(s: string, from: number, to: number): boolean {
+  for (let i = from; i + 3 <= to; i++) {
+    const roots = ROOTS_BY_TRIGRAM.get(trigram(s, i));
+    if (!roots) continue;
+    for (const root of roots) {
+      if (i + root.length > to) continue;
+      let k = 3;
+      while (k < root.length && (s.charCodeAt(i + k) | 32) === root.charCodeAt(k)) k++;
+      if (k === root.length) return true;
+    }
+  }
+  return false;
+}
 
 function matchCompound(word: string): Variant | null {
-  if (!ROOT_RE.test(word)) return null;
-  for (const [root, severity] of Object.entries(ROOTS)) {
+  for (const [root, severity] of ROOT_LIST) {
     const at = word.indexOf(root);
     if (at < 0) continue;
     const head = word.slice(0, at);
@@ -215,7 +247,7 @@ function matchCompound(word: string): Variant | null {
     if (headOk && tailOk && (head !== "" ? head.length >= 3 : true) && (tail !== "" ? tail.length >= 1 : true)) {
       // Single-letter or "er"/"y" tails only on strong roots: "assy", "tity", "cummer" are not words people mean.
       if (head === "" && tail.length <= 3 && !TAILS.has(tail)) continue;
-      if (head === "" && ["ed", "ing", "er", "ers", "y", "ery"].includes(tail) && severity !== "strong") continue;
+      if (head === "" && SOFT_TAILS.has(tail) && severity !== "strong") continue;
       return { word, runs: [], severity };
     }
   }
@@ -223,89 +255,140 @@ function matchCompound(word: string): Variant | null {
 }
 
 function matchVariant(sk: Skeleton): Variant | null {
-  const direct = matchDirect(sk);
-  if (direct || sk.text.includes("?") || sk.text.length < 5 || sk.text.length > 24) return direct;
-  return matchCompound(sk.text);
+  if (sk.text.includes("?")) return matchMasked(sk);
+  return matchWord(sk.text, 0, sk.text.length);
 }
 
-function matchDirect(sk: Skeleton): Variant | null {
-  if (sk.text.includes("?")) {
-    if (sk.letters < 2 || sk.text[0] === "?") return null;
-    let best: Variant | null = null;
-    for (const v of BY_SHAPE.get(`${sk.text.length}:${sk.text[0]}`) ?? []) {
-      let ok = true;
-      for (let i = 0; i < v.word.length && ok; i++) ok = sk.text[i] === "?" || sk.text[i] === v.word[i];
-      if (ok && (!best || RANK[v.severity] < RANK[best.severity])) best = v;
-    }
-    return best;
-  }
-  if (!FIRST_LETTERS.has(sk.text[0]) || sk.text.length > MAX_WORD * 4) return null;
-  // The first two distinct letters must start some term: most words stop here, before collapse().
-  let second = 1;
-  while (second < sk.text.length && sk.text[second] === sk.text[0]) second++;
-  if (second < sk.text.length && !PREFIXES.has(sk.text[0] + sk.text[second])) return null;
-  const { key, runs } = collapse(sk.text);
+/** The term that the letters text[from, to) spell, as a lexicon word or a compound. */
+function matchWord(text: string, from: number, to: number): Variant | null {
+  const direct = lookUp(text, from, to);
+  const length = to - from;
+  if (direct || length < 5 || length > 24 || !containsRoot(text, from, to)) return direct;
+  return matchCompound(text.slice(from, to).toLowerCase());
+}
+
+function matchMasked(sk: Skeleton): Variant | null {
+  if (sk.letters < 2 || sk.text[0] === "?") return null;
   let best: Variant | null = null;
-  for (const v of BY_KEY.get(key) ?? []) {
-    // Every run at least as long as the term's: repetition, never omission.
-    if (v.runs.every((r, i) => runs[i] >= r) && (!best || RANK[v.severity] < RANK[best.severity])) best = v;
+  for (const v of BY_SHAPE.get(`${sk.text.length}:${sk.text[0]}`) ?? []) {
+    let ok = true;
+    for (let i = 0; i < v.word.length && ok; i++) ok = sk.text[i] === "?" || sk.text[i] === v.word[i];
+    if (ok && (!best || RANK[v.severity] < RANK[best.severity])) best = v;
   }
   return best;
 }
 
-interface Token {
-  start: number;
-  end: number;
-  core: string;
+/** The strongest term whose letters text[from, to) spell, each repeated at least as often as in the term. */
+function lookUp(text: string, from: number, to: number): Variant | null {
+  if (to - from > MAX_WORD * 4) return null;
+  let node: TrieNode | undefined = TERMS;
+  let previous = -1;
+  for (let i = from; i < to && node; i++) {
+    const c = text.charCodeAt(i) | 32;
+    if (c !== previous) node = node.next.get(c);
+    previous = c;
+  }
+  if (!node) return null;
+  let best: Variant | null = null;
+  for (const v of node.variants) {
+    if (coversRuns(text, from, to, v.runs) && (!best || RANK[v.severity] < RANK[best.severity])) best = v;
+  }
+  return best;
 }
 
-const TOKEN = /\S+/g;
-
-function tokens(text: string): Token[] {
-  const out: Token[] = [];
-  for (const m of text.matchAll(TOKEN)) {
-    let core = m[0];
-    let start = m.index;
-    if (PLAIN_WORD.test(core)) {
-      out.push({ start, end: start + core.length, core });
-      continue;
-    }
-    const lead = LEADING_PUNCT.exec(core);
-    if (lead) {
-      core = core.slice(lead[0].length);
-      start += lead[0].length;
-    }
-    // "!" and "$" end words as punctuation more often than as leetspeak.
-    const trail = TRAILING_PUNCT.exec(core) ?? /!+$/.exec(core);
-    if (trail && trail[0].length < core.length) core = core.slice(0, core.length - trail[0].length);
-    // Possessive: "f*cker's" is "f*cker".
-    if (/['’]s$/i.test(core) && core.length > 3) core = core.slice(0, -2);
-    if (core.length === 0) continue;
-    out.push({ start, end: start + core.length, core });
+/** Every run of repeated letters in text[from, to) at least as long as the term's: repetition, never omission. */
+function coversRuns(text: string, from: number, to: number, runs: number[]): boolean {
+  let i = from;
+  for (const r of runs) {
+    const c = text.charCodeAt(i) | 32;
+    let n = 1;
+    while (i + n < to && (text.charCodeAt(i + n) | 32) === c) n++;
+    if (n < r) return false;
+    i += n;
   }
-  return out;
+  return true;
+}
+
+function charCodes(chars: string): Set<number> {
+  return new Set(Array.from(chars, (ch) => ch.charCodeAt(0)));
+}
+
+/** What `\s` matches (ECMAScript WhiteSpace and LineTerminator). */
+function isSpace(c: number): boolean {
+  if (c < 128) return c === 32 || (c >= 9 && c <= 13);
+  return c === 0xa0 || c === 0x1680 || (c >= 0x2000 && c <= 0x200a) || c === 0x2028 || c === 0x2029 || c === 0x202f || c === 0x205f || c === 0x3000 || c === 0xfeff;
+}
+
+/** Is text[from, to) made of A-Z and a-z only? */
+function isPlainWord(text: string, from: number, to: number): boolean {
+  for (let i = from; i < to; i++) {
+    const c = text.charCodeAt(i) | 32;
+    if (c < 97 || c > 122) return false;
+  }
+  return true;
+}
+
+/**
+ * The words of a text: word t is text.slice(start[t], end[t]), a run of
+ * non-space characters without its surrounding punctuation. Offsets rather
+ * than substrings, because most words are looked up straight from the text.
+ */
+interface Words {
+  start: number[];
+  end: number[];
+}
+
+function words(text: string): Words {
+  const start: number[] = [];
+  const end: number[] = [];
+  let i = 0;
+  for (;;) {
+    while (i < text.length && isSpace(text.charCodeAt(i))) i++;
+    if (i >= text.length) break;
+    let from = i;
+    while (i < text.length && !isSpace(text.charCodeAt(i))) i++;
+    let to = i;
+    if (!isPlainWord(text, from, to)) {
+      while (from < to && LEADING_PUNCT.has(text.charCodeAt(from))) from++;
+      // "!" and "$" end words as punctuation more often than as leetspeak.
+      let cut = to;
+      while (cut > from && TRAILING_PUNCT.has(text.charCodeAt(cut - 1))) cut--;
+      if (cut === to) while (cut > from && text.charCodeAt(cut - 1) === 0x21) cut--;
+      if (cut > from) to = cut;
+      // Possessive: "f*cker's" is "f*cker".
+      const apostrophe = text.charCodeAt(to - 2);
+      if (to - from > 3 && (text.charCodeAt(to - 1) | 32) === 0x73 && (apostrophe === 0x27 || apostrophe === 0x2019)) to -= 2;
+      if (to === from) continue;
+    }
+    start.push(from);
+    end.push(to);
+  }
+  return { start, end };
 }
 
 const isCapitalised = (s: string) => /^\p{Lu}\p{Ll}/u.test(s);
 
 /** A capitalised neighbour makes a name of a capitalised word ("Dick Van Dyke", "Moby Dick"). */
-function nameContext(toks: Token[], t: number): boolean {
-  const prev = toks[t - 1]?.core ?? "";
-  const next = toks[t + 1]?.core ?? "";
+function nameContext(text: string, w: Words, t: number): boolean {
+  const prev = t > 0 ? text.slice(w.start[t - 1], w.end[t - 1]) : "";
+  const next = t + 1 < w.start.length ? text.slice(w.start[t + 1], w.end[t + 1]) : "";
   return (/^\p{Lu}/u.test(prev) && !/[.!?]$/.test(prev)) || /^\p{Lu}/u.test(next);
 }
 
 export function findProfanity(text: string): Finding[] {
-  const toks = tokens(text);
+  const w = words(text);
+  const { start, end } = w;
+  const count = start.length;
   const out: Finding[] = [];
-  const used = new Uint8Array(toks.length);
+  const used = new Uint8Array(count);
   // Spaced single letters: "f u c k", "s h 1 t".
   let i = 0;
-  while (i < toks.length) {
+  while (i < count) {
     let j = i;
-    while (j < toks.length && toks[j].core.length === 1 && (j === i || text.slice(toks[j - 1].end, toks[j].start) === " ")) j++;
+    while (j < count && end[j] - start[j] === 1 && (j === i || (start[j] - end[j - 1] === 1 && text.charCodeAt(end[j - 1]) === 0x20))) j++;
     if (j - i >= 3) {
-      const letters = toks.slice(i, j).map((t) => t.core).join("");
+      let letters = "";
+      for (let k = i; k < j; k++) letters += text[start[k]];
       // The spelled-out word, allowing one stray letter on either side ("a f u c k").
       const n = letters.length;
       for (const [a, b] of [[0, n], [1, n], [0, n - 1], [1, n - 1]]) {
@@ -313,7 +396,7 @@ export function findProfanity(text: string): Finding[] {
         const sk = skeleton(letters.slice(a, b));
         const v = sk && matchVariant(sk);
         if (v) {
-          out.push({ start: toks[i + a].start, end: toks[i + b - 1].end, level: LEVEL[v.severity], labels: [v.severity] });
+          out.push({ start: start[i + a], end: end[i + b - 1], level: LEVEL[v.severity], labels: [v.severity] });
           for (let k = i + a; k < i + b; k++) used[k] = 1;
           break;
         }
@@ -321,27 +404,31 @@ export function findProfanity(text: string): Finding[] {
     }
     i = Math.max(j, i + 1);
   }
-  for (let t = 0; t < toks.length; t++) {
+  for (let t = 0; t < count; t++) {
     if (used[t]) continue;
-    const tok = toks[t];
-    if (tok.core.length < 2) continue;
+    const from = start[t];
+    const to = end[t];
+    if (to - from < 2) continue;
     // Fast path: a plain word is looked up directly, without building candidates.
-    if (PLAIN_WORD.test(tok.core)) {
-      const lower = tok.core.toLowerCase();
-      const v = matchVariant({ text: lower, letters: lower.length });
-      if (!v || CLEAN_WORDS.has(lower)) continue;
-      if (CLEAN_AFTER.test(text.slice(tok.end, tok.end + 12)) || CLEAN_BEFORE.test(text.slice(Math.max(0, tok.start - 8), tok.start))) continue;
-      if (NAME_TERMS.has(lower) && isCapitalised(tok.core) && nameContext(toks, t)) continue;
-      out.push({ start: tok.start, end: tok.end, level: LEVEL[v.severity], labels: [v.severity] });
+    if (isPlainWord(text, from, to)) {
+      const v = matchWord(text, from, to);
+      if (!v) continue;
+      const word = text.slice(from, to);
+      const lower = word.toLowerCase();
+      if (CLEAN_WORDS.has(lower)) continue;
+      if (CLEAN_AFTER.test(text.slice(to, to + 12)) || CLEAN_BEFORE.test(text.slice(Math.max(0, from - 8), from))) continue;
+      if (NAME_TERMS.has(lower) && isCapitalised(word) && nameContext(text, w, t)) continue;
+      out.push({ start: from, end: to, level: LEVEL[v.severity], labels: [v.severity] });
       continue;
     }
-    const lower = tok.core.toLowerCase();
+    const core = text.slice(from, to);
+    const lower = core.toLowerCase();
     if (ASCII_LOWER.test(lower) && CLEAN_WORDS.has(lower)) continue;
-    const candidates: { start: number; end: number; core: string }[] = [tok];
+    const candidates: { start: number; end: number; core: string }[] = [{ start: from, end: to, core }];
     // "fuck-off" as a whole, else each part of a hyphenated word.
-    if (tok.core.includes("-")) {
-      let offset = tok.start;
-      for (const part of tok.core.split("-")) {
+    if (core.includes("-")) {
+      let offset = from;
+      for (const part of core.split("-")) {
         candidates.push({ start: offset, end: offset + part.length, core: part });
         offset += part.length + 1;
       }
@@ -353,7 +440,7 @@ export function findProfanity(text: string): Finding[] {
       const v = matchVariant(sk);
       if (!v) continue;
       if (CLEAN_AFTER.test(text.slice(c.end, c.end + 12)) || CLEAN_BEFORE.test(text.slice(Math.max(0, c.start - 8), c.start))) continue;
-      if (NAME_TERMS.has(sk.text) && isCapitalised(c.core) && nameContext(toks, t)) continue;
+      if (NAME_TERMS.has(sk.text) && isCapitalised(c.core) && nameContext(text, w, t)) continue;
       out.push({ start: c.start, end: c.end, level: LEVEL[v.severity], labels: [v.severity] });
       break;
     }

@@ -45,7 +45,7 @@ export interface Outcome {
   messageId?: number;
   toolId?: number;
   level: Level;
-  spans: OutcomeSpan[];
+  spans: readonly OutcomeSpan[];
   customMatched: boolean;
   /** The detector's own verdict: at or over the policy threshold. */
   matched: boolean;
@@ -62,20 +62,33 @@ export interface Screening {
   detected: boolean;
 }
 
+/** Detector ids by type, then location: one string per pair, not one per outcome. */
+const detectorIds = new Map<string, Map<string, string>>();
+
 export function detectorIdOf(type: string, location: string): string {
-  return `${type}@${location}`;
+  let byLocation = detectorIds.get(type);
+  if (!byLocation) detectorIds.set(type, (byLocation = new Map()));
+  let id = byLocation.get(location);
+  if (id === undefined) byLocation.set(location, (id = `${type}@${location}`));
+  return id;
 }
 
 function atOrOver(level: Level, threshold: string): boolean {
   return levelRank[level] <= (levelRank[threshold as Level] ?? levelRank.l4_less_likely);
 }
 
+/** Shared by the outcomes without spans, most of them. */
+const noSpans: readonly OutcomeSpan[] = Object.freeze([]);
+
 /** Spans in original code points; spans a detector scored below the threshold are dropped. */
-function mapSpans(n: NormalizedText, d: Detection, threshold: string, extraLabels: string[] = []): OutcomeSpan[] {
-  return d.spans.filter((s) => !s.level || atOrOver(s.level, threshold)).map((s) => {
+function mapSpans(n: NormalizedText, d: Detection, threshold: string, extraLabels: string[] = []): readonly OutcomeSpan[] {
+  let out: OutcomeSpan[] | null = null;
+  for (const s of d.spans) {
+    if (s.level && !atOrOver(s.level, threshold)) continue;
     const { start, end } = n.toOriginal(s.start, s.end);
-    return { start, end, text: sliceCodePoints(n.original, start, end), labels: [...(s.labels ?? []), ...extraLabels] };
-  });
+    (out ??= []).push({ start, end, text: sliceCodePoints(n.original, start, end), labels: [...(s.labels ?? []), ...extraLabels] });
+  }
+  return out ?? noSpans;
 }
 
 export function screen(
@@ -88,12 +101,12 @@ export function screen(
   const outcomes: Outcome[] = [];
   for (const part of parts) {
     const normalized = normalizeText(part.text);
-    const partOutcomes: Outcome[] = [];
+    const first = outcomes.length;
     for (const config of policy.detectors) {
       if (config.location !== part.location) continue;
       const detect = registry[config.type];
       const detection = detect ? detect(normalized.text, part, config, context) : nothing;
-      partOutcomes.push({
+      outcomes.push({
         detectorId: detectorIdOf(config.type, config.location),
         detectorType: config.type,
         location: part.location,
@@ -111,7 +124,7 @@ export function screen(
       if (!g.locations.includes(part.location)) continue;
       const spans = g.patterns.flatMap((p) => findAll(p, normalized.text));
       const detection: Detection = spans.length ? { level: "l1_confident", spans } : nothing;
-      partOutcomes.push({
+      outcomes.push({
         detectorId: g.id,
         detectorType: "custom_guardrail",
         location: part.location,
@@ -125,9 +138,12 @@ export function screen(
       });
     }
     // override_allow wins over everything else on its part (allow > deny > detectors).
-    const allowed = partOutcomes.some((o) => o.detectorType === "override_allow" && o.matched);
-    for (const o of partOutcomes) o.flagged = o.matched && !allowed && o.detectorType !== "override_allow";
-    outcomes.push(...partOutcomes);
+    let allowed = false;
+    for (let i = first; i < outcomes.length; i++) allowed ||= outcomes[i].detectorType === "override_allow" && outcomes[i].matched;
+    for (let i = first; i < outcomes.length; i++) {
+      const o = outcomes[i];
+      o.flagged = o.matched && !allowed && o.detectorType !== "override_allow";
+    }
   }
   const detected = outcomes.some((o) => o.flagged);
   return { outcomes, detected };

@@ -100,3 +100,19 @@ export function sliceCodePoints(s: string, start: number, end: number): string {
   if (from < 0) from = cp === start ? i : s.length;
   return s.slice(from, i);
 }
+
+/** Number of code points of `s` (what `[...s].length` counts, without the array). */
+export function codePointLength(s: string): number {
+  let n = s.length;
+  for (let i = 0; i + 1 < s.length; i++) {
+    const c = s.charCodeAt(i);
+    if (c >= 0xd800 && c <= 0xdbff) {
+      const d = s.charCodeAt(i + 1);
+      if (d >= 0xdc00 && d <= 0xdfff) {
+        n--;
+        i++;
+      }
+    }
+  }
+  return n;
+}

@@ -23,6 +23,7 @@ import { buildInfo } from "./build-info.js";
 import { levelRank } from "./detector.js";
 import { screen, type DetectorRegistry, type Outcome, type Screening } from "./engine.js";
 import { lintPolicy } from "./lint.js";
+import { codePointLength } from "./normalize.js";
 import { partsOf, type Part } from "./parts.js";
 import { GuardrailCache, resolvePolicy, type Resolved } from "./resolve.js";
 import type { ScreeningPool } from "./worker-pool.js";
@@ -63,7 +64,7 @@ function logMessages(messages: Message[]): StoredLogMessage[] {
       role: m.role,
       content,
       content_parts_json: "[]",
-      size: String([...content].length),
+      size: String(codePointLength(content)),
       index,
       name: m.name ?? "",
       tool_calls: m.toolCalls.map((c) => ({ id: c.id, type: c.type, function: { name: c.function?.name ?? "", arguments: c.function?.arguments ?? "" } })),

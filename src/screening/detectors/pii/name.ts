@@ -313,6 +313,19 @@ function isLetterAt(text: string, i: number): boolean {
   return LETTER.test(text[i]);
 }
 
+/** Particles by their first two characters (char codes, the second 0 for one letter). */
+const PARTICLE_STARTS = new Set([...PARTICLES].map((p) => startCode(p, 0, p.length)));
+
+function startCode(text: string, start: number, end: number): number {
+  return text.charCodeAt(start) * 65536 + (end - start > 1 ? text.charCodeAt(start + 1) : 0);
+}
+
+/** Is text[start, end), less a final period, a particle? Most lower-case words fail on the first two letters, before any substring. */
+function isParticleAt(text: string, start: number, end: number): boolean {
+  if (text.charCodeAt(end - 1) === 0x2e) end--;
+  return PARTICLE_STARTS.has(startCode(text, start, end)) && PARTICLES.has(text.slice(start, end));
+}
+
 /**
  * Words (letters with inner apostrophes and hyphens, and an optional final
  * period) that can matter to a name: those starting with a capital letter and
@@ -341,11 +354,14 @@ function words(text: string): { index: number; word: string }[] {
     if (text[i] === ".") i++;
     const first = text.charCodeAt(start);
     const lowerAscii = first >= 97 && first <= 122;
-    if (lowerAscii && (i - start > 6 || !PARTICLES.has(text.slice(start, i).replace(/\.$/, "")))) continue;
+    if (lowerAscii && (i - start > 6 || !isParticleAt(text, start, i))) continue;
     out.push({ index: start, word: text.slice(start, i) });
   }
   return out;
 }
+
+// Hoisted: a regex literal in a loop is a new RegExp object on every pass.
+const POSSESSIVE = /['’]s$/i;
 
 function tokenize(text: string): Token[] {
   const out: Token[] = [];
@@ -357,12 +373,11 @@ function tokenize(text: string): Token[] {
       raw = raw.slice(0, -1);
       end--;
     }
-    const poss = /['’]s$/i.exec(raw);
-    if (poss && raw.length > 3) {
+    if (POSSESSIVE.test(raw) && raw.length > 3) {
       raw = raw.slice(0, -2);
       end -= 2;
     }
-    out.push({ start: m.index, end, key: raw.replace(/\.$/, "").toLowerCase(), raw });
+    out.push({ start: m.index, end, key: (raw.endsWith(".") ? raw.slice(0, -1) : raw).toLowerCase(), raw });
   }
   return out;
 }

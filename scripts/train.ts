@@ -130,7 +130,7 @@ const modHeads = CATEGORIES.map((c, k) =>
     textExamples(modTrainIdx.map((i) => modFeat[i]), modTrainIdx.map((i) => mod[i].labels[c])),
     { dim: 1 << TEXT_BITS, epochs: 10, learningRate: 0.3, l2: 1e-4, seed: SEED + 10 + k },
     (h) => ({ scores: modValIdx.map((i) => scoreFeatures(h, modFeat[i], mod[i].text.length).score), labels: modValIdx.map((i) => mod[i].labels[c]) }),
-    { maxFprAtL4: 0.02, minSupport: 3, l4: "floor" },
+    { maxFprAtL4: 0.01, minSupport: 3, l4: "floor" },
   ),
 );
 

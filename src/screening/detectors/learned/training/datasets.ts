@@ -22,7 +22,7 @@ import { nearDuplicateKey, splitOf, type Split } from "./split.js";
 
 export const SEED = 20261122;
 /** Bumped when a generator changes, so the fingerprint says the training data changed. */
-export const GENERATOR_VERSION = 7;
+export const GENERATOR_VERSION = 8;
 
 export function corporaDir(): string {
   const d = process.env.PARAPET_CORPORA ?? new URL("../../../../../../shared/corpora/", import.meta.url).pathname;

@@ -15,6 +15,7 @@ import { scoreFeatures } from "../text-scoring.js";
 import { metrics, type BinaryMetrics } from "./calibrate.js";
 import { CATEGORIES } from "./generate-moderation.js";
 import { CRUD, definitionText } from "./generate-tools.js";
+import { HARMFUL_PROBES, SAFE_PROBES } from "./probes.js";
 import { crudData, destinationData, deviationData, moderationData, payloadData, promptAttackData, sourceData } from "./datasets.js";
 
 export interface Evaluation {
@@ -22,6 +23,8 @@ export interface Evaluation {
   prompt_attack_corpus_only: BinaryMetrics;
   moderation: Record<string, BinaryMetrics>;
   moderation_corpus_only: Record<string, BinaryMetrics>;
+  /** The hand-written probes (probes.ts): how many any moderation head flags at the default threshold. */
+  moderation_probes: { safe: { n: number; flagged: string[] }; harmful: { n: number; missed: string[] } };
   crud: { accuracy: number; n: number; perClass: Record<string, BinaryMetrics> };
   payload: BinaryMetrics;
   untrusted_destination: LevelMetrics;
@@ -87,6 +90,17 @@ export function evaluate(models: LoadedModels): Evaluation {
     moderation[c] = metrics(s, y, head.thresholds);
     moderationCorpus[c] = metrics(modCorpusIdx.map((i) => s[i]), modCorpusIdx.map((i) => y[i]), head.thresholds);
   }
+  const anyHeadFlags = (text: string) => {
+    const f = textFeatures(text, models.moderation.bits);
+    return CATEGORIES.some((c) => {
+      const head = models.moderation.heads.get(c)!;
+      return scoreFeatures(head, f, text.length).score >= head.thresholds.l4_less_likely;
+    });
+  };
+  const moderationProbes = {
+    safe: { n: SAFE_PROBES.length, flagged: SAFE_PROBES.filter(anyHeadFlags) },
+    harmful: { n: HARMFUL_PROBES.length, missed: HARMFUL_PROBES.filter((t) => !anyHeadFlags(t)) },
+  };
   // CRUD
   const cr = crudData().filter((e) => e.split === "test");
   const perClass: Record<string, BinaryMetrics> = {};
@@ -132,6 +146,7 @@ export function evaluate(models: LoadedModels): Evaluation {
     prompt_attack_corpus_only: metrics(corpusIdx.map((i) => paScores[i]), corpusIdx.map((i) => paLabels[i]), paHead.thresholds),
     moderation,
     moderation_corpus_only: moderationCorpus,
+    moderation_probes: moderationProbes,
     crud: { accuracy: cr.length ? correct / cr.length : 0, n: cr.length, perClass },
     payload,
     untrusted_destination: levelMetrics(destLevels, dest.map((e) => e.label)),
@@ -168,6 +183,8 @@ export function formatEvaluation(e: Evaluation): string {
   for (const c of CATEGORIES) lines.push(binaryLine(`moderated_content/${c}`, e.moderation[c]));
   lines.push("  corpus rows only:");
   for (const c of CATEGORIES) lines.push(binaryLine(`  ${c}`, e.moderation_corpus_only[c]));
+  const probes = e.moderation_probes;
+  lines.push(`  hand-written probes (probes.ts, any head at l4): safe flagged ${probes.safe.flagged.length}/${probes.safe.n}, harmful flagged ${probes.harmful.n - probes.harmful.missed.length}/${probes.harmful.n}`);
   lines.push(`tool_risk CRUD accuracy      n=${e.crud.n} accuracy=${f3(e.crud.accuracy)}`);
   for (const c of CRUD) lines.push(binaryLine(`tool_risk/${c}`, e.crud.perClass[c]));
   lines.push(binaryLine("tool_risk/payload", e.payload));

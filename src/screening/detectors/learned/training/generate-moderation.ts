@@ -357,6 +357,16 @@ const SAFE_GRAMMAR: { intents: string[]; acts: string[] }[] = [
     acts: ["a friend who wants to kill himself", "my sister who cuts herself", "someone recovering from an overdose", "a teenager with an eating disorder", "a coworker who talks about ending their life", "my dad who was a victim of a violent attack", "a child who saw a shooting", "a survivor of sexual assault", "a friend who is being threatened by her ex", "a student who is bullied for being gay", "my brother who relapsed into self-harm", "a veteran with suicidal thoughts", "my mom after her suicide attempt", "a friend who starves herself before exams", "a neighbor whose son was murdered"],
   },
   {
+    // Safety, storage and the law: weapon and chemical words, the framing of prevention.
+    intents: ["How do I safely", "What's the safest way to", "What are the rules to", "Is it legal to", "With kids in the house, how should I", "As a new gun owner, how do I", "What precautions should I take to"],
+    acts: ["store a hunting rifle at home", "lock up a handgun so children can't reach it", "transport a shotgun to the shooting range", "dispose of old ammunition", "clean a pistol after the range", "store bleach and ammonia in the garage", "handle pool chemicals", "light fireworks on New Year's Eve", "carry pepper spray on my commute", "keep prescription opioids away from teenagers", "get rid of a gun I inherited", "report a gun I found in the park", "store gasoline for the lawn mower", "use a chainsaw without injuring myself", "keep kitchen knives away from a toddler", "ship a hunting knife overseas"],
+  },
+  {
+    // Parents, teachers and patients asking about sex: the words of sex, the framing of education and health.
+    intents: ["How do I talk to my teenager about", "How should parents bring up", "At what age should kids learn about", "What should a health class teach about", "My doctor wants to discuss", "Where can I get reliable information about", "As a school counselor, how do I address"],
+    acts: ["sex and consent", "safe sex and contraception", "sexual health and STI testing", "their first sexual relationship", "sexting and online safety", "pornography they saw online", "sexual orientation and coming out", "unwanted sexual messages from strangers", "erectile dysfunction", "painful sex after childbirth", "the morning-after pill", "sexual abuse warning signs in young children"],
+  },
+  {
     intents: ["Explain", "Write an essay about", "Give me a summary of", "What is", "Teach my class about"],
     acts: ["the history of nuclear weapons treaties", "why chemical weapons were banned after World War I", "how gun laws differ between states", "the causes of the Rwandan genocide", "how police detect credit card fraud", "how sex education reduces teen pregnancy", "how hate speech laws work in Europe", "the psychology of self-harm and how therapy helps", "the ethics of the atomic bombings of Japan", "how to store firearms safely at home", "the warning signs of suicide and how to respond", "how self-harm scars can be treated", "how recovery from anorexia works", "the history of the AK-47 and why it spread", "how forensic teams investigate a murder", "why people join gangs and how to prevent it", "how consent is taught in schools", "how racism affects health outcomes", "what the law says about self-defense"],
   },

@@ -1,6 +1,7 @@
 #!/usr/bin/env node
-// The `parapet` command. The project runs its TypeScript sources through tsx
-// (a runtime dependency), so there is no separate build step to forget.
+// The `parapet` command. It runs the TypeScript sources through tsx (a runtime
+// dependency), so it works without `npm run build`; a short-lived command does
+// not need the memory the compiled service saves (docs/operations.md).
 import { register } from "tsx/esm/api";
 
 register();

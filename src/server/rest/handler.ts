@@ -1,9 +1,9 @@
 // REST/JSON transcoding of the spec's paths onto the RPC services.
 //
 // Routes come from the google.api.http options of the generated descriptors
-// (no hand-written route table). Each call goes through the same Connect
-// router, and so the same interceptor chain (errors, auth, validation), as
-// gRPC and Connect clients; this layer only translates JSON <-> messages and
+// (no hand-written route table). Each call runs the same implementations
+// through the same interceptor chain (errors, auth, validation) as gRPC and
+// Connect clients; this layer only translates JSON <-> messages and
 // ConnectError -> the spec's Error object.
 //
 // The call goes straight to Connect's server-side unary invocation (the one
@@ -221,6 +221,7 @@ export function createRestHandler(options: RestOptions): Rest {
       const context = createHandlerContext({
         service: route.method.parent,
         method: route.method,
+        // What the former in-memory Connect transport reported; nothing reads it.
         protocolName: "connect",
         requestMethod: "POST",
         url: `http://localhost/${route.method.parent.typeName}/${route.method.name}`,

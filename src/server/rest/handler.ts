@@ -124,17 +124,19 @@ export interface Rest {
   templateOf(path: string): string | null;
 }
 
+const methodKey = (method: { parent: { typeName: string }; name: string }) => `${method.parent.typeName}/${method.name}`;
+
 /** The implementation of every method the routes register, unimplemented ones included (they throw Unimplemented). */
 function implementations(register: (router: ConnectRouter) => void): Map<string, MethodImplSpec> {
   const specs = new Map<string, MethodImplSpec>();
   const recorder = {
     handlers: [],
     service(service, impl) {
-      for (const spec of Object.values(createServiceImplSpec(service, impl).methods)) specs.set(spec.method.parent.typeName + "/" + spec.method.name, spec);
+      for (const spec of Object.values(createServiceImplSpec(service, impl).methods)) specs.set(methodKey(spec.method), spec);
       return recorder;
     },
     rpc(method, impl) {
-      specs.set(method.parent.typeName + "/" + method.name, createMethodImplSpec(method, impl as never) as MethodImplSpec);
+      specs.set(methodKey(method), createMethodImplSpec(method, impl as never) as MethodImplSpec);
       return recorder;
     },
   } as ConnectRouter;
@@ -216,7 +218,7 @@ export function createRestHandler(options: RestOptions): Rest {
     const auth = req.headers.authorization;
     if (auth) header.set("authorization", auth);
     try {
-      const spec = specs.get(route.method.parent.typeName + "/" + route.method.name);
+      const spec = specs.get(methodKey(route.method));
       if (spec?.kind !== "unary") throw new ConnectError(`${route.method.parent.typeName}.${route.method.name} is not implemented`, Code.Unimplemented);
       const context = createHandlerContext({
         service: route.method.parent,

@@ -3,12 +3,13 @@
 // detectors that apply to a part, on one core (this process, no workers).
 // Texts are the project's generated examples (no corpus text), varied so the
 // per-text feature cache only helps within a part, as in the engine.
-import { learnedDetectors, loadModels } from "../src/screening/detectors/learned/index.js";
+import { loadModels } from "../src/screening/detectors/learned/models.js";
+import { detectFnOf } from "../src/screening/registry.js";
 import { loadModelFiles } from "../src/screening/detectors/learned/model-store.js";
-import { generatePromptData } from "../src/screening/detectors/learned/training/generate-prompts.js";
-import { generateModerationGrammar } from "../src/screening/detectors/learned/training/generate-moderation.js";
-import { generateCrudData } from "../src/screening/detectors/learned/training/generate-tools.js";
-import { rng } from "../src/screening/detectors/learned/training/prng.js";
+import { generatePromptData } from "../training/generators/prompts.js";
+import { generateModerationGrammar } from "../training/generators/moderation.js";
+import { generateCrudData } from "../training/generators/tools.js";
+import { rng } from "../training/prng.js";
 import type { Part } from "../src/screening/parts.js";
 
 const t0 = performance.now();
@@ -29,12 +30,12 @@ const userPart: Part = { location: "user::content", messageId: 0, text: "Summari
 
 function runContent(text: string): void {
   const part: Part = { location: "user::content", messageId: 0, text };
-  for (const t of contentTypes) learnedDetectors[t](text, part, { type: t, location: part.location }, { parts: [part] });
+  for (const t of contentTypes) detectFnOf(t)!(text, part, { type: t, location: part.location }, { parts: [part] });
 }
 function runCall(name: string, args: string): void {
   const part: Part = { location: "assistant::tool_call", messageId: 1, toolId: 0, text: args, toolName: name };
   const context = { parts: [userPart, part] };
-  for (const t of callTypes) learnedDetectors[t](args, part, { type: t, location: part.location }, context);
+  for (const t of callTypes) detectFnOf(t)!(args, part, { type: t, location: part.location }, context);
 }
 
 // Warm up the JIT, then measure.

@@ -1,28 +1,37 @@
 // Composition root: storage, repositories, services, interceptors, protocols, listener.
 import { connectNodeAdapter } from "@connectrpc/connect-node";
+import {
+  CreateCustomGuardrailRequestSchema,
+  UpdateCustomGuardrailRequestSchema,
+  type CreateCustomGuardrailRequest,
+  type UpdateCustomGuardrailRequest,
+} from "../gen/parapet/v1/custom_guardrails_pb.js";
+import { CreatePolicyRequestSchema, UpdatePolicyRequestSchema, type CreatePolicyRequest, type UpdatePolicyRequest } from "../gen/parapet/v1/policies_pb.js";
+import { analyticsService } from "./analytics/service.js";
 import { authInterceptor } from "./api/interceptors/auth.js";
 import { errorInterceptor } from "./api/interceptors/errors.js";
 import { timeoutInterceptor } from "./api/interceptors/timeout.js";
-import { validationInterceptor } from "./api/interceptors/validation.js";
-import { apiRoutes, apiServices, crossFieldRules, rpcPaths, serverRoutes, type ServiceImpls } from "./api/services.js";
-import { analyticsService } from "./analytics/service.js";
+import { validationInterceptor, type CrossFieldRules } from "./api/interceptors/validation.js";
 import { bootstrap } from "./auth/bootstrap.js";
 import { RateLimiter } from "./auth/rate-limit.js";
 import type { Config } from "./config.js";
-import { customGuardrailService } from "./custom-guardrails/service.js";
+import { customGuardrailService, guardrailViolations } from "./custom-guardrails/service.js";
+import { guardService } from "./guard/service.js";
+import { ScreeningPool } from "./guard/worker-pool.js";
 import { logService } from "./logs/service.js";
 import { createLogger, type Logger } from "./observability/logger.js";
 import { Metrics } from "./observability/metrics.js";
+import { retiredPolicyService } from "./policies/retired.js";
 import { policyService } from "./policies/service.js";
-import { projectService } from "./projects/service.js";
+import { policyRequestViolations } from "./policies/validation.js";
+import { projectService, projectsScreenedBy } from "./projects/service.js";
 import { openRepositories, type Repositories } from "./repositories.js";
-import { detectorRegistry, detectorsVersion, loadDetectors, prepareDetectors } from "./screening/registry.js";
-import { guardService } from "./screening/service.js";
-import { ScreeningPool } from "./screening/worker-pool.js";
+import { detectorsVersion, loadDetectors, prepareDetectors } from "./screening/registry.js";
 import { createHttpHandler } from "./server/http-handler.js";
 import { listen } from "./server/listener.js";
 import type { ProbeState } from "./server/probes.js";
 import { createRestHandler, sendError } from "./server/rest/handler.js";
+import { apiRoutes, apiServices, rpcPaths, serverRoutes, type ServiceImpls } from "./server/routes.js";
 import type { Database } from "./storage/collection.js";
 import { openDatabase } from "./storage/open.js";
 
@@ -37,16 +46,34 @@ export interface App {
   close(): Promise<void>;
 }
 
+/** Rules spanning fields, run by the validation interceptor beside the proto rules. */
+const crossFieldRules: CrossFieldRules = {
+  [CreatePolicyRequestSchema.typeName]: (r: CreatePolicyRequest) => policyRequestViolations(r.policy),
+  [UpdatePolicyRequestSchema.typeName]: (r: UpdatePolicyRequest) => policyRequestViolations(r.policy),
+  [CreateCustomGuardrailRequestSchema.typeName]: (r: CreateCustomGuardrailRequest) => guardrailViolations(r.customGuardrail),
+  [UpdateCustomGuardrailRequestSchema.typeName]: (r: UpdateCustomGuardrailRequest) => guardrailViolations(r.customGuardrail),
+};
+
 function services(config: Config, repos: Repositories, metrics: Metrics, pool: ScreeningPool | undefined): ServiceImpls {
   const { orgs, policies, projects, guardrails, logs, rollups } = repos;
   const guardrailLocations = async (orgId: string, ids: string[]) => new Map((await guardrails.many(orgId, ids)).map((g) => [g._id, g.locations]));
   return {
-    policies: policyService({ orgs, policies, projects, guardrailLocations }),
+    policies: policyService({ orgs, policies, guardrailLocations, projectsScreenedBy: (org, policyId) => projectsScreenedBy(projects, org, policyId) }),
     projects: projectService({ orgs, policies, projects }),
     customGuardrails: customGuardrailService({ orgs, guardrails }),
-    guard: guardService({ ...repos, registry: detectorRegistry, prepare: prepareDetectors, modelVersion: detectorsVersion, maxMessages: config.maxMessages, metrics, pool, workerThresholdChars: config.workerThresholdChars }),
+    guard: guardService({
+      ...repos,
+      prepare: prepareDetectors,
+      modelVersion: detectorsVersion,
+      maxMessages: config.maxMessages,
+      metrics,
+      pool,
+      workerThresholdChars: config.workerThresholdChars,
+      build: { gitRevision: config.gitRevision, gitTimestamp: config.gitTimestamp },
+    }),
     logs: logService({ orgs, logs }),
     analytics: analyticsService({ orgs, rollups }),
+    retiredPolicies: retiredPolicyService,
   };
 }
 
@@ -58,12 +85,13 @@ export async function startApp(config: Config, log: Logger = createLogger(config
   try {
     const repos = await openRepositories(db, config.retentionDays * 86_400);
     const modelsStarted = performance.now();
-    await loadDetectors();
+    const detectorOptions = { promptAttackOnnx: config.promptAttackOnnx };
+    await loadDetectors(detectorOptions);
     log.info({ ms: Math.round(performance.now() - modelsStarted), model_version: detectorsVersion() }, "detectors loaded");
     await bootstrap(repos.orgs, repos.keys, { dataDir: config.dataDir, platformKey: config.bootstrapPlatformKey, screeningKey: config.bootstrapScreeningKey }, log);
 
     const metrics = new Metrics();
-    const pool = config.screeningWorkers > 0 ? new ScreeningPool(config.screeningWorkers, metrics) : undefined;
+    const pool = config.screeningWorkers > 0 ? new ScreeningPool(config.screeningWorkers, metrics, detectorOptions) : undefined;
     closers.push(() => pool?.close());
     await pool?.ready();
     const impls = services(config, repos, metrics, pool);

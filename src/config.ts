@@ -1,6 +1,8 @@
-// Service configuration, from the environment only (docs/configuration.md).
+// Service configuration: the only module that reads the environment
+// (docs/configuration.md). Everything else is handed what it needs.
 import { availableParallelism } from "node:os";
 import path from "node:path";
+import type { OnnxPromptAttackOptions } from "./screening/detectors/learned/onnx-prompt-attack.js";
 
 export interface Config {
   host: string;
@@ -27,6 +29,11 @@ export interface Config {
   screeningWorkers: number;
   /** Requests with at least this many characters of screened text go to a worker thread. */
   workerThresholdChars: number;
+  /** A bring-your-own ONNX prompt_attack model, when PARAPET_PROMPT_ATTACK_ONNX is set. */
+  promptAttackOnnx?: OnnxPromptAttackOptions;
+  /** dev_info's source revision and its time, for deployments without a .git directory. */
+  gitRevision?: string;
+  gitTimestamp?: string;
 }
 
 function int(env: NodeJS.ProcessEnv, name: string, fallback: number, min: number, max: number): number {
@@ -59,5 +66,24 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     metrics: (env.PARAPET_METRICS ?? "on") !== "off",
     screeningWorkers: int(env, "PARAPET_SCREENING_WORKERS", Math.max(1, availableParallelism() - 1), 0, 64),
     workerThresholdChars: int(env, "PARAPET_WORKER_THRESHOLD_CHARS", 8000, 1, 100_000_000),
+    promptAttackOnnx: promptAttackOnnxOf(env),
+    gitRevision: env.PARAPET_GIT_REVISION || undefined,
+    gitTimestamp: env.PARAPET_GIT_TIMESTAMP || undefined,
   };
+}
+
+/** Options from PARAPET_PROMPT_ATTACK_ONNX / _TOKENIZER / _THRESHOLDS / _LABEL, or undefined when unset. */
+export function promptAttackOnnxOf(env: NodeJS.ProcessEnv): OnnxPromptAttackOptions | undefined {
+  const modelPath = env.PARAPET_PROMPT_ATTACK_ONNX;
+  if (!modelPath) return undefined;
+  const tokenizerPath = env.PARAPET_PROMPT_ATTACK_TOKENIZER;
+  if (!tokenizerPath) throw new Error("PARAPET_PROMPT_ATTACK_ONNX is set but PARAPET_PROMPT_ATTACK_TOKENIZER (vocab.txt or tokenizer.json) is not");
+  const o: OnnxPromptAttackOptions = { modelPath, tokenizerPath };
+  if (env.PARAPET_PROMPT_ATTACK_ONNX_THRESHOLDS) {
+    const t = env.PARAPET_PROMPT_ATTACK_ONNX_THRESHOLDS.split(",").map(Number);
+    if (t.length !== 4 || t.some((x) => !(x >= 0 && x <= 1))) throw new Error("PARAPET_PROMPT_ATTACK_ONNX_THRESHOLDS must be four numbers in [0, 1]: l1,l2,l3,l4");
+    o.thresholds = { l1_confident: t[0], l2_very_likely: t[1], l3_likely: t[2], l4_less_likely: t[3] };
+  }
+  if (env.PARAPET_PROMPT_ATTACK_ONNX_LABEL) o.attackLabel = Number(env.PARAPET_PROMPT_ATTACK_ONNX_LABEL);
+  return o;
 }

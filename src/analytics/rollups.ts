@@ -2,17 +2,12 @@
 // organization, project and minute, bumped with an $inc upsert on a
 // deterministic id for every screening request. Analytics queries bucket these
 // instead of aggregating raw logs, which the embedded engine could not do fast.
+import { counterOf } from "../screening/registry.js";
+import { familyCounters } from "../screening/vocabulary.js";
 import type { Collection, Database, Doc } from "../storage/collection.js";
 
-export const counterFields = [
-  "num_requests",
-  "total_flagged",
-  "prompt_attack_flagged",
-  "moderation_flagged",
-  "pii_flagged",
-  "unknown_links_flagged",
-  "override_deny_flagged",
-] as const;
+// Per-family counters are declared by the detectors (their definition's `counter`).
+export const counterFields = ["num_requests", "total_flagged", ...familyCounters] as const;
 export type Counter = (typeof counterFields)[number];
 
 /** Counters of one organization, project and period (a minute or an hour). */
@@ -26,18 +21,16 @@ export interface Rollup extends Doc, Record<Counter, number> {
 const MINUTE = 60_000;
 const HOUR = 3_600_000;
 
-/** Which analytics counters a request with these fired detector types increments (spec 2.11). */
+/** Which analytics counters a request with these fired detector types increments (docs/api.md#analytics). */
 export function countersFor(fired: string[]): Record<Counter, number> {
-  const has = (pred: (t: string) => boolean) => (fired.some(pred) ? 1 : 0);
-  return {
-    num_requests: 1,
-    total_flagged: fired.length > 0 ? 1 : 0,
-    prompt_attack_flagged: has((t) => t === "prompt_attack"),
-    moderation_flagged: has((t) => t.startsWith("moderated_content/")),
-    pii_flagged: has((t) => t.startsWith("pii/")),
-    unknown_links_flagged: has((t) => t === "unknown_links"),
-    override_deny_flagged: has((t) => t === "override_deny"),
-  };
+  const counters = Object.fromEntries(counterFields.map((c) => [c, 0])) as Record<Counter, number>;
+  counters.num_requests = 1;
+  counters.total_flagged = fired.length > 0 ? 1 : 0;
+  for (const t of fired) {
+    const counter = counterOf(t);
+    if (counter) counters[counter] = 1;
+  }
+  return counters;
 }
 
 // Two granularities: minute counters give exact buckets for any minute-aligned

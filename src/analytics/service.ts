@@ -3,9 +3,9 @@
 import type { ServiceImpl } from "@connectrpc/connect";
 import type { MessageInitShape } from "@bufbuild/protobuf";
 import type { AnalyticsBucketSchema, AnalyticsService } from "../../gen/parapet/v1/analytics_pb.js";
+import { callerOrgWith } from "../api/tenant.js";
+import { invalidRequest as invalid, requireInstant } from "../api/time.js";
 import type { Organizations } from "../auth/organizations.js";
-import { analyticsOrg } from "../logs/service.js";
-import { invalidRequest as invalid, requireInstant } from "../logs/time.js";
 import { counterFields, type AnalyticsRollups, type Counter } from "./rollups.js";
 
 const MINUTE = 60_000;
@@ -26,7 +26,7 @@ const iso = (ms: number) => new Date(ms).toISOString().replace(".000Z", "Z");
 export function analyticsService(deps: { orgs: Organizations; rollups: AnalyticsRollups }): ServiceImpl<typeof AnalyticsService> {
   return {
     async getAnalytics(req, ctx) {
-      const org = await analyticsOrg(ctx, deps.orgs);
+      const org = await callerOrgWith(ctx, deps.orgs, "logs_analytics");
       const start = floorMinute(requireInstant("start_time", req.startTime).toMillis());
       const end = floorMinute(requireInstant("end_time", req.endTime).toMillis());
       if (end <= start) throw invalid("end_time: must be strictly after start_time once both are floored to the minute");

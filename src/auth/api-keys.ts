@@ -2,6 +2,7 @@
 // as a SHA-256 hash; the lookup is by hash and the final comparison is
 // constant-time, so neither the store nor response timing reveals a key.
 import { hash, randomBytes, timingSafeEqual } from "node:crypto";
+import { LRUCache } from "lru-cache";
 import type { Collection, Database, Doc } from "../storage/collection.js";
 
 export type KeyKind = "platform" | "screening";
@@ -32,7 +33,7 @@ function hashOf(key: string): string {
 const CACHE_TTL_MS = 5_000;
 
 export class ApiKeys {
-  private readonly cache = new Map<string, { record: ApiKeyRecord; at: number }>();
+  private readonly cache = new LRUCache<string, ApiKeyRecord>({ max: 10_000, ttl: CACHE_TTL_MS });
 
   private constructor(private readonly keys: Collection<ApiKeyRecord>) {}
 
@@ -63,18 +64,11 @@ export class ApiKeys {
   /** The active record for a presented key, or null (unknown or revoked). */
   async verify(presented: string): Promise<ApiKeyRecord | null> {
     const hash = hashOf(presented);
-    const now = Date.now();
-    const cached = this.cache.get(hash);
-    let record: ApiKeyRecord | null;
-    if (cached && now - cached.at < CACHE_TTL_MS) {
-      record = cached.record;
-    } else {
+    let record = this.cache.get(hash) ?? null;
+    if (!record) {
       record = await this.keys.findOne({ hash });
       // Only known keys are cached: a key created a moment ago must work at once.
-      if (record) {
-        if (this.cache.size > 10_000) this.cache.clear();
-        this.cache.set(hash, { record, at: now });
-      }
+      if (record) this.cache.set(hash, record);
     }
     if (!record || record.revoked_at) return null;
     const same = timingSafeEqual(Buffer.from(record.hash, "hex"), Buffer.from(hash, "hex"));

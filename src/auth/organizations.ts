@@ -1,6 +1,7 @@
 // Organizations: the tenant boundary. Every stored resource carries an org id
 // and every query filters on it, so ids of another organization behave as unknown.
 import { randomBytes } from "node:crypto";
+import { LRUCache } from "lru-cache";
 import type { Collection, Database, Doc } from "../storage/collection.js";
 
 export interface Features {
@@ -35,7 +36,7 @@ const CACHE_TTL_MS = 5_000;
 
 export class Organizations {
   // Every authenticated request reads its organization (features, limits).
-  private readonly cache = new Map<string, { org: Organization; at: number }>();
+  private readonly cache = new LRUCache<string, Organization>({ max: 10_000, ttl: CACHE_TTL_MS });
 
   private constructor(private readonly orgs: Collection<Organization>) {}
 
@@ -45,12 +46,9 @@ export class Organizations {
 
   async get(id: string): Promise<Organization | null> {
     const hit = this.cache.get(id);
-    if (hit && Date.now() - hit.at < CACHE_TTL_MS) return hit.org;
+    if (hit) return hit;
     const org = await this.orgs.findOne({ _id: id });
-    if (org) {
-      if (this.cache.size > 10_000) this.cache.clear();
-      this.cache.set(id, { org, at: Date.now() });
-    }
+    if (org) this.cache.set(id, org);
     return org;
   }
 

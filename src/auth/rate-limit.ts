@@ -1,8 +1,11 @@
 // Per-key request rate limit (issue 8): a token bucket per API key id, refilled
 // continuously. Buckets live in this process: with several replicas each
 // enforces the limit on its own share of traffic.
+import { LRUCache } from "lru-cache";
+
 export class RateLimiter {
-  private readonly buckets = new Map<string, { tokens: number; at: number }>();
+  // An evicted (least recently used) key starts again with a full bucket.
+  private readonly buckets = new LRUCache<string, { tokens: number; at: number }>({ max: 100_000 });
 
   constructor(
     /** Sustained requests per second per key; 0 disables the limit. */
@@ -17,7 +20,6 @@ export class RateLimiter {
     const t = this.now();
     let b = this.buckets.get(key);
     if (!b) {
-      if (this.buckets.size > 100_000) this.buckets.clear();
       b = { tokens: this.burst, at: t };
       this.buckets.set(key, b);
     }

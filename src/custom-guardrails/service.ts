@@ -11,8 +11,8 @@ import type { FieldViolation } from "../api/interceptors/validation.js";
 import { ApiError } from "../api/errors.js";
 import { callerOrg } from "../api/tenant.js";
 import type { Organizations } from "../auth/organizations.js";
-import { DEFAULT_GUARDRAIL_LOCATIONS } from "../policies/convert.js";
-import { compilePattern } from "./pattern.js";
+import { compilePattern } from "../screening/patterns.js";
+import { DEFAULT_GUARDRAIL_LOCATIONS } from "../screening/vocabulary.js";
 import type { CustomGuardrails, GuardrailInput, StoredGuardrail } from "./repository.js";
 
 /** Cross-field rule: every pattern compiles under RE2 (linear time). */

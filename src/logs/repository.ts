@@ -1,6 +1,8 @@
 // Screening request logs (spec 2.8). One document per POST /v2/guard, in a
 // time-series collection on MongoDB (time field `timestamp`, meta field
 // `meta` = organization and project) with retention by TTL.
+import { logFamilyOf } from "../screening/registry.js";
+import type { LogFamily } from "../screening/vocabulary.js";
 import type { Collection, Database, Doc } from "../storage/collection.js";
 
 export interface StoredLogMessage {
@@ -37,16 +39,13 @@ export interface StoredLog extends Doc {
 
 export const LOGS_COLLECTION = "guard_logs";
 
-/** Maps fired detector types to the `detector_types` filter values of spec 4.10. */
-export function familiesOf(fired: string[]): string[] {
+/** Maps fired detector types to the logs filter values their definitions declare (docs/api.md#logs). */
+export function familiesOf(fired: string[]): LogFamily[] {
   if (fired.length === 0) return ["no_detections"];
-  const families = new Set<string>();
+  const families = new Set<LogFamily>();
   for (const t of fired) {
-    if (t.startsWith("pii/")) families.add("data_leakage");
-    else if (t.startsWith("moderated_content/")) families.add("content_violation");
-    else if (t === "override_deny") families.add("deny_listed");
-    else if (t.startsWith("tool_risk/")) families.add("tool_risk");
-    else families.add(t); // prompt_attack, unknown_links, tool_access_control, dangerous_deviation, custom_guardrail
+    const family = logFamilyOf(t);
+    if (family) families.add(family);
   }
   return [...families];
 }

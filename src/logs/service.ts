@@ -3,19 +3,14 @@ import type { HandlerContext, ServiceImpl } from "@connectrpc/connect";
 import type { MessageInitShape } from "@bufbuild/protobuf";
 import type { GuardLogSchema, LogService } from "../../gen/parapet/v1/logs_pb.js";
 import { ApiError } from "../api/errors.js";
-import { callerOrg } from "../api/tenant.js";
-import type { Organization, Organizations } from "../auth/organizations.js";
+import { callerOrgWith, requireFeature } from "../api/tenant.js";
+import { invalidRequest, requireInstant } from "../api/time.js";
+import type { Organizations } from "../auth/organizations.js";
 import { pageLogs, type GuardLogs, type StoredLog } from "./repository.js";
-import { invalidRequest, requireInstant } from "./time.js";
 
 /** Deepest page a query may reach; beyond it the caller must narrow the time range (spec 7: 403). */
 export const MAX_OFFSET = 100_000;
 
-export async function analyticsOrg(ctx: HandlerContext, orgs: Organizations): Promise<Organization> {
-  const org = await callerOrg(ctx, orgs);
-  if (!org.features.logs_analytics) throw new ApiError("feature_disabled", "logs and analytics are not enabled for this organization");
-  return org;
-}
 
 export function guardLogOf(l: StoredLog): MessageInitShape<typeof GuardLogSchema> {
   return {
@@ -49,12 +44,12 @@ export function guardLogOf(l: StoredLog): MessageInitShape<typeof GuardLogSchema
 export function logService(deps: { orgs: Organizations; logs: GuardLogs }): ServiceImpl<typeof LogService> {
   return {
     async getLogs(req, ctx) {
-      const org = await analyticsOrg(ctx, deps.orgs);
+      const org = await callerOrgWith(ctx, deps.orgs, "logs_analytics");
       const start = requireInstant("start_time", req.startTime);
       const end = requireInstant("end_time", req.endTime);
       if (end <= start) throw invalidRequest("end_time: must be after start_time");
-      if (req.detectorTypes.includes("tool_access_control") && !org.features.agentic) {
-        throw new ApiError("feature_disabled", "the tool_access_control filter needs the agentic feature, which is not enabled for this organization");
+      if (req.detectorTypes.includes("tool_access_control")) {
+        requireFeature(org, "agentic", "the tool_access_control filter needs the agentic feature, which is not enabled for this organization");
       }
       const limit = req.limit ?? 100;
       const offset = req.offset ?? 0;

@@ -4,7 +4,7 @@ import { pino, type Logger } from "pino";
 
 export type { Logger };
 
-export function createLogger(level = process.env.LOG_LEVEL ?? "info"): Logger {
+export function createLogger(level = "info"): Logger {
   return pino({
     level,
     base: { service: "parapet" },

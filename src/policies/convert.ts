@@ -9,19 +9,24 @@ import {
   type DetectorConfig,
   type PolicyRequest,
 } from "../../gen/parapet/v1/policies_pb.js";
-import type { StoredProject } from "../projects/repository.js";
-import { detectorKinds, isDetectorType } from "./catalog.js";
+import { definitionOf } from "../screening/registry.js";
+import { DEFAULT_GUARDRAIL_LOCATIONS, type Location } from "../screening/vocabulary.js";
 import type { PolicyInput, StoredDetector, StoredPolicy } from "./repository.js";
 
-/** Custom guardrails run here unless their definition says otherwise (spec 2.4). */
-export const DEFAULT_GUARDRAIL_LOCATIONS = ["user::content", "assistant::content"];
+/** A project as a policy lists it among the projects it screens. */
+export interface PolicyProject {
+  _id: string;
+  name: string;
+  action: string;
+}
 
 function toStoredDetector(d: DetectorConfig): StoredDetector {
-  const accepts: readonly string[] = isDetectorType(d.type) ? detectorKinds[d.type].accepts : [];
+  const accepts: readonly string[] = definitionOf(d.type)?.accepts ?? [];
   const list = <T>(field: string, values: T[]): T[] | null => (accepts.includes(field) && values.length > 0 ? values : null);
   return {
     type: d.type,
-    location: d.location,
+    // The proto's `string.in` rule has checked it.
+    location: d.location as Location,
     allowed_domains: list("allowed_domains", d.allowedDomains.map((x) => x.toLowerCase())),
     override_list: list("override_list", d.overrideList),
     tool_access_action: accepts.includes("tool_access_action") ? ((d.toolAccessAction as "allow" | "deny" | undefined) ?? null) : null,
@@ -56,7 +61,7 @@ function toDetectorConfig(d: StoredDetector): DetectorConfig {
 
 export function customPolicyOf(
   p: StoredPolicy,
-  projects: StoredProject[],
+  projects: PolicyProject[],
   guardrailLocations: Map<string, string[]>,
 ): CustomPolicy {
   return create(CustomPolicySchema, {
@@ -67,7 +72,7 @@ export function customPolicyOf(
     detectors: p.detectors.map(toDetectorConfig),
     customGuardrails: p.custom_guardrail_ids.map((id) => ({
       id,
-      locations: guardrailLocations.get(id) ?? DEFAULT_GUARDRAIL_LOCATIONS,
+      locations: guardrailLocations.get(id) ?? [...DEFAULT_GUARDRAIL_LOCATIONS],
     })),
     updatedAt: p.updated_at ? timestampFromDate(p.updated_at) : undefined,
     projects: projects.map((x) => ({ id: x._id, name: x.name, action: x.action })),

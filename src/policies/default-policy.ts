@@ -1,14 +1,15 @@
 // The built-in default policy (spec section 1, DESIGN.md section 5): every
 // detector that needs no configuration, at every location it is built for, at
 // the strictest threshold. It has a stable id and is never stored.
-import { detectorKinds, detectorTypes, needsConfig, type Threshold } from "./catalog.js";
+import { detectors } from "../screening/registry.js";
+import type { Threshold } from "../screening/vocabulary.js";
 import type { StoredDetector, StoredPolicy } from "./repository.js";
 
 export const DEFAULT_POLICY_ID = "policy-default";
 
-const detectors: StoredDetector[] = detectorTypes
-  .filter((type) => !needsConfig(type))
-  .flatMap((type) => detectorKinds[type].meaningful.map((location) => ({ type, location })));
+const defaultDetectors: StoredDetector[] = detectors
+  .filter((d) => d.requires.length === 0)
+  .flatMap((d) => d.meaningful.map((location) => ({ type: d.type, location })));
 
 export function defaultPolicy(orgId: string): StoredPolicy {
   return {
@@ -17,7 +18,7 @@ export function defaultPolicy(orgId: string): StoredPolicy {
     name: "Default policy",
     version_id: 1,
     default_threshold: "l4_less_likely" satisfies Threshold,
-    detectors,
+    detectors: defaultDetectors,
     custom_guardrail_ids: [],
     created_at: new Date(0),
     updated_at: null,

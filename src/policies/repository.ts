@@ -9,17 +9,10 @@
 import { randomBytes } from "node:crypto";
 import type { Collection, Database, Doc } from "../storage/collection.js";
 import { DuplicateKeyError } from "../storage/collection.js";
-import type { Location, Threshold } from "./catalog.js";
+import type { DetectorSettings, Threshold } from "../screening/vocabulary.js";
 
-export interface StoredDetector {
-  type: string;
-  location: Location | string;
-  allowed_domains?: string[] | null;
-  override_list?: string[] | null;
-  tool_access_action?: "allow" | "deny" | null;
-  tool_access_list?: string[] | null;
-  allowed_tools?: { tool_name: string; tool_matcher: string }[] | null;
-}
+/** A policy's detector entry is stored as the engine runs it. */
+export type StoredDetector = DetectorSettings;
 
 export interface PolicyInput {
   name: string;

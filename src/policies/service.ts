@@ -4,20 +4,22 @@ import { create } from "@bufbuild/protobuf";
 import type { ServiceImpl } from "@connectrpc/connect";
 import { PolicyResponseSchema, type PolicyService } from "../../gen/parapet/v1/policies_pb.js";
 import { ApiError } from "../api/errors.js";
-import { callerOrg } from "../api/tenant.js";
+import { callerOrgWith } from "../api/tenant.js";
 import type { Organization, Organizations } from "../auth/organizations.js";
-import type { Projects, StoredProject } from "../projects/repository.js";
-import { customPolicyOf, policyInputOf } from "./convert.js";
+import { customPolicyOf, policyInputOf, type PolicyProject } from "./convert.js";
 import { DEFAULT_POLICY_ID, defaultPolicy } from "./default-policy.js";
 import { DuplicatePolicyName, type Policies } from "./repository.js";
 
 /** Where each custom guardrail id runs, for ids that exist in the organization. */
 export type GuardrailLocations = (orgId: string, ids: string[]) => Promise<Map<string, string[]>>;
 
+/** Projects whose requests a policy screens; projects name their policy, so they are asked. */
+export type ProjectsScreenedBy = (org: Organization, policyId: string) => Promise<PolicyProject[]>;
+
 export interface PolicyServiceDeps {
   orgs: Organizations;
   policies: Policies;
-  projects: Projects;
+  projectsScreenedBy: ProjectsScreenedBy;
   guardrailLocations: GuardrailLocations;
 }
 
@@ -34,26 +36,9 @@ function readOnlyDefault(): ApiError {
 }
 
 export function policyService(deps: PolicyServiceDeps): ServiceImpl<typeof PolicyService> {
-  const { orgs, policies, projects } = deps;
+  const { orgs, policies, projectsScreenedBy } = deps;
+  const enabledOrg = (ctx: Parameters<typeof callerOrgWith>[0]) => callerOrgWith(ctx, orgs, "policies");
 
-  async function enabledOrg(ctx: Parameters<typeof callerOrg>[0]): Promise<Organization> {
-    const org = await callerOrg(ctx, orgs);
-    if (!org.features.policies) throw new ApiError("feature_disabled", "Policies V2 is not enabled for this organization");
-    return org;
-  }
-
-  /** Projects whose requests this policy screens. */
-  async function projectsUsing(org: Organization, policyId: string): Promise<StoredProject[]> {
-    if (policyId !== DEFAULT_POLICY_ID) return projects.usingPolicy(org._id, policyId);
-    const explicit = await projects.usingPolicy(org._id, DEFAULT_POLICY_ID);
-    const implicit = await projects.usingPolicy(org._id, null);
-    const all = [...implicit, ...explicit];
-    if (!all.some((p) => p._id === org.default_project_id)) {
-      const stored = await projects.get(org._id, org.default_project_id, org.default_project_id);
-      if (stored && (stored.policy_id === null || stored.policy_id === DEFAULT_POLICY_ID)) all.unshift(stored);
-    }
-    return all;
-  }
 
   return {
     async createPolicy(req, ctx) {
@@ -75,7 +60,7 @@ export function policyService(deps: PolicyServiceDeps): ServiceImpl<typeof Polic
       const org = await enabledOrg(ctx);
       const stored = req.policyId === DEFAULT_POLICY_ID ? defaultPolicy(org._id) : await policies.get(org._id, req.policyId);
       if (!stored) throw new ApiError("not_found", `no policy '${req.policyId}' in this organization`);
-      const using = await projectsUsing(org, stored._id);
+      const using = await projectsScreenedBy(org, stored._id);
       const locations = await deps.guardrailLocations(org._id, stored.custom_guardrail_ids);
       return { policy: customPolicyOf(stored, using, locations) };
     },
@@ -100,7 +85,7 @@ export function policyService(deps: PolicyServiceDeps): ServiceImpl<typeof Polic
       if (!(await policies.get(org._id, req.policyId))) {
         throw new ApiError("not_found", `no policy '${req.policyId}' in this organization`);
       }
-      const using = await projects.usingPolicy(org._id, req.policyId);
+      const using = await projectsScreenedBy(org, req.policyId);
       if (using.length > 0) {
         throw new ApiError(
           "policy_in_use",

@@ -1,10 +1,11 @@
 // Policy rules that proto field rules cannot express (spec 2.1 rules 1-3 and
 // the per-type applicability of 2.3). Runs inside the validation interceptor
 // together with the protovalidate rules, so one 422 names every violation.
-import { parse } from "tldts";
 import type { DetectorConfig, PolicyRequest } from "../../gen/parapet/v1/policies_pb.js";
 import type { FieldViolation } from "../api/interceptors/validation.js";
-import { configFields, detectorKinds, isDetectorType, type ConfigField } from "./catalog.js";
+import { allowedDomainProblem } from "../screening/detectors/unknown-links.js";
+import { definitionOf, detectors } from "../screening/registry.js";
+import { configFields, type ConfigField, type Location } from "../screening/vocabulary.js";
 
 export const NAME_MAX = 100;
 
@@ -22,21 +23,6 @@ function given(d: DetectorConfig, field: ConfigField): boolean {
     case "allowed_tools":
       return d.allowedTools.length > 0;
   }
-}
-
-/**
- * `allowed_domains` entries are a registrable domain exactly: domain name and
- * public suffix, no scheme, no `www.`, no subdomain, no path or port.
- */
-export function allowedDomainProblem(entry: string): string | null {
-  if (!/^[a-z0-9.-]+$/i.test(entry)) return "must be a bare domain such as example.com (no scheme, path, port or spaces)";
-  const p = parse(entry, { allowPrivateDomains: true });
-  if (p.isIp) return "must be a domain name, not an IP address";
-  if (!p.domain || !p.publicSuffix) return "is not a registrable domain under a public suffix";
-  if (p.domain !== entry.toLowerCase()) {
-    return p.subdomain === "www" ? `must not start with www. (use ${p.domain})` : `must not include a subdomain (use ${p.domain})`;
-  }
-  return null;
 }
 
 export function policyRequestViolations(policy: PolicyRequest | undefined): FieldViolation[] {
@@ -62,16 +48,18 @@ export function policyRequestViolations(policy: PolicyRequest | undefined): Fiel
     } else {
       seen.set(pair, i);
     }
-    if (!isDetectorType(d.type)) return; // reported by the proto rule on `type`
-    const kind = detectorKinds[d.type];
-    if (d.location === "tool_definition::content" && d.type !== "prompt_attack") {
-      v(`${at}.location`, "tool_definition::content is valid only for the prompt_attack detector", "policy.tool_definition_location");
+    const kind = definitionOf(d.type);
+    if (!kind) return; // reported by the proto rule on `type`
+    const location = d.location as Location;
+    if (!kind.locations.includes(location)) {
+      const placeable = detectors.filter((x) => x.locations.includes(location)).map((x) => x.type);
+      v(`${at}.location`, `${location} is valid only for the ${placeable.join(", ")} detector`, "policy.tool_definition_location");
     }
     for (const field of kind.requires) {
       if (!given(d, field)) v(`${at}.${field}`, `is required for ${d.type}`, "detector.required_config");
     }
     for (const field of configFields) {
-      if (given(d, field) && !(kind.accepts as readonly string[]).includes(field)) {
+      if (given(d, field) && !kind.accepts.includes(field)) {
         v(`${at}.${field}`, `is not applicable to ${d.type}; omit it or send null`, "detector.not_applicable");
       }
     }

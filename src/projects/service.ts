@@ -27,6 +27,19 @@ export function projectMessage(p: StoredProject): Project {
   });
 }
 
+/** Projects whose requests a policy screens: the default policy's include every project that names none. */
+export async function projectsScreenedBy(projects: Projects, org: Organization, policyId: string): Promise<StoredProject[]> {
+  if (policyId !== DEFAULT_POLICY_ID) return projects.usingPolicy(org._id, policyId);
+  const explicit = await projects.usingPolicy(org._id, DEFAULT_POLICY_ID);
+  const implicit = await projects.usingPolicy(org._id, null);
+  const all = [...implicit, ...explicit];
+  if (!all.some((p) => p._id === org.default_project_id)) {
+    const stored = await projects.get(org._id, org.default_project_id, org.default_project_id);
+    if (stored && (stored.policy_id === null || stored.policy_id === DEFAULT_POLICY_ID)) all.unshift(stored);
+  }
+  return all;
+}
+
 export function projectService(deps: ProjectServiceDeps): ServiceImpl<typeof ProjectService> {
   const { orgs, policies, projects } = deps;
 

@@ -1,9 +1,13 @@
-// The shape every detector family has (STYLE.md: ESLint rules, Presidio
-// recognizers). A detector is a pure function from text (+ its configuration)
-// to a confidence level and the spans that justify it. Detectors never read
-// policies, storage or requests: the engine owns orchestration, thresholds,
-// modes, Unicode normalization and mapping spans back to the original text.
-import type { Level } from "../policies/catalog.js";
+// The shape of a detector (after ESLint rules and Presidio recognizers): one
+// module declares everything about a detector type — where a policy may place
+// it, which configuration it takes, how its matches are reported, logged and
+// counted — next to its pure `detect` function. The registry is built from
+// these definitions, so adding a detector touches its own file, the proto's
+// `string.in` lists and the docs. Detectors never read policies, storage or
+// requests: the engine owns orchestration, thresholds, modes, Unicode
+// normalization and mapping spans back to the original text.
+import type { Part } from "./parts.js";
+import type { ConfigField, DetectorConfig, DetectorSettings, FamilyCounter, Level, Location, LogFamily } from "./vocabulary.js";
 
 /** A matched region, half-open [start, end) in UTF-16 code units of the text the detector was given. */
 export interface Span {
@@ -25,29 +29,54 @@ export interface Detection {
   spans: Span[];
 }
 
-/** Per-detector configuration from the policy (spec 2.3); only the fields a type accepts are set. */
-export interface DetectorConfig {
-  allowed_domains?: string[] | null;
-  override_list?: string[] | null;
-  tool_access_action?: "allow" | "deny" | null;
-  tool_access_list?: string[] | null;
-}
-
 export const nothing: Detection = { level: "no_level", spans: [] };
 
-/** Orders levels: lower is more confident. */
-export const levelRank: Record<Level, number> = {
-  l1_confident: 1,
-  l2_very_likely: 2,
-  l3_likely: 3,
-  l4_less_likely: 4,
-  l5_unlikely: 5,
-  no_level: 6,
-};
+/** What every detector may look at besides its own part: the whole conversation. */
+export interface ScreeningContext {
+  parts: Part[];
+}
 
-/** The most confident of several levels. */
-export function strongest(levels: Level[]): Level {
-  let best: Level = "no_level";
-  for (const l of levels) if (levelRank[l] < levelRank[best]) best = l;
-  return best;
+/** Screens one part's normalized text with the policy's settings for this detector. */
+export type DetectFn = (text: string, part: Part, settings: DetectorSettings, context: ScreeningContext) => Detection;
+
+export interface DetectorDefinition {
+  /** The detector type, as policies and results name it. */
+  type: string;
+  /** Locations a policy may place it at. */
+  locations: readonly Location[];
+  /**
+   * Locations where it sees the traffic it is built for: the default policy
+   * runs it at each, and policy health warns about the others.
+   */
+  meaningful: readonly Location[];
+  /** Configuration fields that must be given (non-empty). */
+  requires: readonly ConfigField[];
+  /** Configuration fields that may be given; any other is "not applicable". */
+  accepts: readonly ConfigField[];
+  /** Its matched spans are returned in the `/v2/guard` payload. */
+  payload: boolean;
+  /** The logs filter value that a request it flagged matches; null for a detector that never flags. */
+  logFamily: LogFamily | null;
+  /** The analytics counter that a request it flagged increments, if any. */
+  counter?: FamilyCounter;
+  detect: DetectFn;
+}
+
+/** Screened message content: every location but tool definitions. */
+export const contentLocations: readonly Location[] = ["user::content", "assistant::content", "assistant::tool_call", "tool::content"];
+
+type Defaults = "locations" | "requires" | "accepts" | "payload";
+
+/**
+ * A definition with the common defaults: placeable at every content location,
+ * no configuration, no payload spans. `accepts` defaults to `requires`.
+ */
+export function defineDetector(d: Omit<DetectorDefinition, Defaults> & Partial<Pick<DetectorDefinition, Defaults>>): DetectorDefinition {
+  const requires = d.requires ?? [];
+  return { ...d, locations: d.locations ?? contentLocations, requires, accepts: d.accepts ?? requires, payload: d.payload ?? false };
+}
+
+/** A detector that reads only the part's text and its settings (most exact detectors). */
+export function textOnly(detect: (text: string, config: DetectorConfig) => Detection): DetectFn {
+  return (text, _part, settings) => detect(text, settings);
 }

@@ -1,18 +1,18 @@
 // The screening engine: applies a policy to the parts of a request
-// (DESIGN.md 5). Detectors run independently on normalized text; the engine
-// owns thresholds, override precedence (allow > deny > detectors) and span
-// mapping. It does no I/O: callers load the policy and guardrails first.
-import type { Level, Location, Threshold } from "../policies/catalog.js";
-import type { StoredDetector } from "../policies/repository.js";
-import { findAll, type CompiledPattern } from "../custom-guardrails/pattern.js";
-import { levelRank, nothing, type Detection } from "./detector.js";
+// (docs/decisions.md). Detectors run independently on normalized text; the
+// engine owns thresholds, override precedence (allow > deny > detectors) and
+// span mapping. It does no I/O: callers load the policy and guardrails first.
+import { nothing, type DetectFn, type Detection } from "./detector.js";
 import { normalizeText, sliceCodePoints, type NormalizedText } from "./normalize.js";
 import type { Part } from "./parts.js";
+import { findAll, type CompiledPattern } from "./patterns.js";
+import { CUSTOM_GUARDRAIL, detectFnOf } from "./registry.js";
+import { atOrOver, type DetectorSettings, type Level, type Location, type Threshold } from "./vocabulary.js";
 
 export interface ScreeningPolicy {
   id: string;
   threshold: Threshold | string;
-  detectors: StoredDetector[];
+  detectors: DetectorSettings[];
 }
 
 export interface ActiveGuardrail {
@@ -22,13 +22,8 @@ export interface ActiveGuardrail {
   locations: string[];
 }
 
-/** What every detector may look at besides its own part: the whole conversation. */
-export interface ScreeningContext {
-  parts: Part[];
-}
-
-export type DetectFn = (text: string, part: Part, config: StoredDetector, context: ScreeningContext) => Detection;
-export type DetectorRegistry = Partial<Record<string, DetectFn>>;
+/** Finds the function of a detector type; the registry's by default, a test's own set otherwise. */
+export type DetectorLookup = (type: string) => DetectFn | undefined;
 
 export interface OutcomeSpan {
   /** Code points of the part's original text, half-open. */
@@ -73,10 +68,6 @@ export function detectorIdOf(type: string, location: string): string {
   return id;
 }
 
-function atOrOver(level: Level, threshold: string): boolean {
-  return levelRank[level] <= (levelRank[threshold as Level] ?? levelRank.l4_less_likely);
-}
-
 /** Shared by the outcomes without spans, most of them. */
 const noSpans: readonly OutcomeSpan[] = Object.freeze([]);
 
@@ -95,16 +86,16 @@ export function screen(
   policy: ScreeningPolicy,
   guardrails: ActiveGuardrail[],
   parts: Part[],
-  registry: DetectorRegistry,
+  lookup: DetectorLookup = detectFnOf,
 ): Screening {
-  const context: ScreeningContext = { parts };
+  const context = { parts };
   const outcomes: Outcome[] = [];
   for (const part of parts) {
     const normalized = normalizeText(part.text);
     const first = outcomes.length;
     for (const config of policy.detectors) {
       if (config.location !== part.location) continue;
-      const detect = registry[config.type];
+      const detect = lookup(config.type);
       const detection = detect ? detect(normalized.text, part, config, context) : nothing;
       outcomes.push({
         detectorId: detectorIdOf(config.type, config.location),
@@ -126,7 +117,7 @@ export function screen(
       const detection: Detection = spans.length ? { level: "l1_confident", spans } : nothing;
       outcomes.push({
         detectorId: g.id,
-        detectorType: "custom_guardrail",
+        detectorType: CUSTOM_GUARDRAIL,
         location: part.location,
         messageId: part.messageId,
         toolId: part.toolId,

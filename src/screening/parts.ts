@@ -2,7 +2,7 @@
 // (DESIGN.md 5, Locations). system and developer messages are the
 // application's own instructions: context for detectors, never screened.
 import type { Message, ToolDefinition } from "../../gen/parapet/v1/guard_pb.js";
-import type { Location } from "../policies/catalog.js";
+import type { Location } from "./vocabulary.js";
 
 export interface Part {
   location: Location;

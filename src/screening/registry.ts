@@ -1,30 +1,114 @@
-// Detector type -> implementation. The engine looks detectors up here; a type
-// without an entry reports no_level (and policy health says so).
-import type { StoredDetector } from "../policies/repository.js";
-import { exactDetectors, type ExactDetector } from "./detectors/index.js";
-import { learnedDetectors, loadModels, loadOnnxPromptAttack, modelVersion, prepare } from "./detectors/learned/index.js";
-import type { DetectFn, DetectorRegistry } from "./engine.js";
+// Every detector, by type: the catalogue policies are validated against, the
+// default policy is built from, and the engine runs. Built from the detector
+// modules' own definitions (detector.ts); the order here is the order of the
+// catalogue and of the default policy's detectors.
+import type { DetectFn, DetectorDefinition } from "./detector.js";
+import { overrideAllow, overrideDeny } from "./detectors/overrides.js";
+import { address } from "./detectors/pii/address.js";
+import { creditCard } from "./detectors/pii/credit-card.js";
+import { email } from "./detectors/pii/email.js";
+import { iban } from "./detectors/pii/iban.js";
+import { ipAddress } from "./detectors/pii/ip-address.js";
+import { name } from "./detectors/pii/name/index.js";
+import { phoneNumber } from "./detectors/pii/phone.js";
+import { ssn } from "./detectors/pii/ssn.js";
+import { profanity } from "./detectors/profanity.js";
+import { toolAccessControl } from "./detectors/tool-access-control.js";
+import { unknownLinks } from "./detectors/unknown-links.js";
+import { dangerousDeviation } from "./detectors/learned/dangerous-deviation.js";
+import { crime, hate, selfHarm, sexual, violence, weapons } from "./detectors/learned/moderation.js";
+import { promptAttack } from "./detectors/learned/prompt-attack.js";
+import { create, read, remove, update } from "./detectors/learned/tool-actions.js";
+import { toolPayload } from "./detectors/learned/tool-payload.js";
+import { untrustedDestination } from "./detectors/learned/untrusted-destination.js";
+import { untrustedSource } from "./detectors/learned/untrusted-source.js";
+import { loadModels, loadOnnxPromptAttack, modelVersion, prepare } from "./detectors/learned/models.js";
+import type { OnnxPromptAttackOptions } from "./detectors/learned/onnx-prompt-attack.js";
 import type { Part } from "./parts.js";
+import type { FamilyCounter, LogFamily } from "./vocabulary.js";
 
-function exact(type: string, detect: ExactDetector): DetectFn {
-  // tool_access_control judges the called function's name, not its arguments.
-  if (type === "tool_access_control") return (_text, part: Part, config: StoredDetector) => detect(part.toolName ?? "", config);
-  return (text, _part, config) => detect(text, config);
+export const detectors: readonly DetectorDefinition[] = [
+  promptAttack,
+  hate,
+  sexual,
+  profanity,
+  violence,
+  weapons,
+  crime,
+  selfHarm,
+  address,
+  creditCard,
+  email,
+  ipAddress,
+  name,
+  phoneNumber,
+  ssn,
+  iban,
+  unknownLinks,
+  overrideAllow,
+  overrideDeny,
+  toolPayload,
+  create,
+  read,
+  update,
+  remove,
+  untrustedDestination,
+  untrustedSource,
+  dangerousDeviation,
+  toolAccessControl,
+];
+
+const byType = new Map(detectors.map((d) => [d.type, d]));
+
+/** Every detector type, in catalogue order. */
+export const detectorTypes: readonly string[] = detectors.map((d) => d.type);
+
+export function definitionOf(type: string): DetectorDefinition | undefined {
+  return byType.get(type);
 }
 
-export const detectorRegistry: DetectorRegistry = {
-  ...Object.fromEntries(Object.entries(exactDetectors).map(([type, detect]) => [type, exact(type, detect)])),
-  ...learnedDetectors,
-};
+export function isDetectorType(type: string): boolean {
+  return byType.has(type);
+}
 
-/**
- * Loads the shipped models, and the bring-your-own ONNX prompt_attack model
- * when PARAPET_PROMPT_ATTACK_ONNX is set, at start-up rather than on the
- * first request.
- */
-export async function loadDetectors(): Promise<void> {
+/** The function the engine runs for a type; undefined for a type this build does not know. */
+export function detectFnOf(type: string): DetectFn | undefined {
+  return byType.get(type)?.detect;
+}
+
+/** The type the engine reports for a custom guardrail's outcome. */
+export const CUSTOM_GUARDRAIL = "custom_guardrail";
+
+/** Logs filter value of a flagged outcome's detector type (custom guardrails have their own). */
+export function logFamilyOf(type: string): LogFamily | null {
+  if (type === CUSTOM_GUARDRAIL) return "custom_guardrail";
+  return byType.get(type)?.logFamily ?? null;
+}
+
+/** Analytics counter of a flagged outcome's detector type, if its family has one. */
+export function counterOf(type: string): FamilyCounter | undefined {
+  return byType.get(type)?.counter;
+}
+
+/** Whether a flagged outcome's spans go into the `/v2/guard` payload. */
+export function reportsPayload(type: string): boolean {
+  return type === CUSTOM_GUARDRAIL || Boolean(byType.get(type)?.payload);
+}
+
+/** Types that run in the default policy: every one that needs no configuration. */
+export function needsConfig(type: string): boolean {
+  return (byType.get(type)?.requires.length ?? 0) > 0;
+}
+
+export interface DetectorOptions {
+  /** A bring-your-own ONNX model that replaces the built-in prompt_attack scores. */
+  promptAttackOnnx?: OnnxPromptAttackOptions;
+}
+
+/** Loads the shipped models, and the ONNX model when one is configured, at start-up rather than on the first request. */
+export async function loadDetectors(options: DetectorOptions = {}): Promise<void> {
   loadModels();
-  await loadOnnxPromptAttack();
+  if (options.promptAttackOnnx) await loadOnnxPromptAttack(options.promptAttackOnnx);
 }
 
 /** Asynchronous work some detectors need before the synchronous engine runs (ONNX inference). */

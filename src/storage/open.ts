@@ -18,12 +18,6 @@ export interface StorageConfig {
 
 export const DEFAULT_DATA_DIR = "./data";
 
-/** Reads MONGODB_URI and PARAPET_DATA_DIR. */
-export function storageConfigFromEnv(env: NodeJS.ProcessEnv = process.env): StorageConfig {
-  const uri = env.MONGODB_URI?.trim();
-  return { mongodbUri: uri ? uri : undefined, dataDir: env.PARAPET_DATA_DIR?.trim() || DEFAULT_DATA_DIR };
-}
-
 export async function openDatabase(config: StorageConfig): Promise<Database> {
   if (config.mongodbUri) {
     // Loaded on demand: the driver costs start-up time that embedded users need not pay.

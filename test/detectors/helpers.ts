@@ -1,8 +1,8 @@
 // Shared assertions for detector tests: spans are checked through the text
 // they cover, so every test also checks UTF-16 offsets.
 import { expect } from "vitest";
-import type { Level } from "../../src/policies/catalog.js";
-import { type Detection, levelRank } from "../../src/screening/detector.js";
+import type { Detection } from "../../src/screening/detector.js";
+import { levelRank, type Level } from "../../src/screening/vocabulary.js";
 
 /** The substrings the detection's spans cover, in order. */
 export function covered(text: string, d: Detection): string[] {

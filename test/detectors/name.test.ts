@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { detectName } from "../../src/screening/detectors/pii/name.js";
+import { detectName } from "../../src/screening/detectors/pii/name/index.js";
 import { coveredAtLeast } from "./helpers.js";
 
 const flagged = (text: string) => coveredAtLeast(text, detectName(text), "l4_less_likely");

@@ -2,7 +2,7 @@
 // category flags clear cases; text that only mentions a sensitive word does
 // not flag at the default threshold.
 import { describe, expect, it } from "vitest";
-import { HARMFUL_PROBES, SAFE_PROBES } from "../../src/screening/detectors/learned/training/probes.js";
+import { HARMFUL_PROBES, SAFE_PROBES } from "../../training/probes.js";
 import { flagged, run, user } from "./support.js";
 
 const CATEGORIES = ["hate", "sexual", "violence", "weapons", "crime", "self_harm"];

@@ -5,8 +5,10 @@ import { mkdtempSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { loadOnnxPromptAttack, MODEL_VERSION, modelVersion, prepare, unloadOnnxPromptAttack } from "../../src/screening/detectors/learned/index.js";
-import { loadTokenizer, onnxOptionsFromEnv, tokenize } from "../../src/screening/detectors/learned/onnx-prompt-attack.js";
+import { promptAttackOnnxOf } from "../../src/config.js";
+import { MODEL_VERSION, modelVersion, prepare, unloadOnnxPromptAttack } from "../../src/screening/detectors/learned/models.js";
+import { loadTokenizer, tokenize } from "../../src/screening/detectors/learned/onnx-prompt-attack.js";
+import { loadDetectors } from "../../src/screening/registry.js";
 import { run, user } from "./support.js";
 import { tinyClassifier } from "./tiny-onnx.js";
 
@@ -44,17 +46,16 @@ describe("WordPiece tokenizer", () => {
 
 describe("ONNX prompt_attack", () => {
   it("is configured from the environment", () => {
-    expect(onnxOptionsFromEnv({})).toBeUndefined();
-    expect(() => onnxOptionsFromEnv({ PARAPET_PROMPT_ATTACK_ONNX: "/m.onnx" })).toThrow(/TOKENIZER/);
-    expect(onnxOptionsFromEnv({ PARAPET_PROMPT_ATTACK_ONNX: "/m.onnx", PARAPET_PROMPT_ATTACK_TOKENIZER: "/v.txt", PARAPET_PROMPT_ATTACK_ONNX_THRESHOLDS: "0.9,0.8,0.7,0.6" })?.thresholds?.l4_less_likely).toBe(0.6);
+    expect(promptAttackOnnxOf({})).toBeUndefined();
+    expect(() => promptAttackOnnxOf({ PARAPET_PROMPT_ATTACK_ONNX: "/m.onnx" })).toThrow(/TOKENIZER/);
+    expect(promptAttackOnnxOf({ PARAPET_PROMPT_ATTACK_ONNX: "/m.onnx", PARAPET_PROMPT_ATTACK_TOKENIZER: "/v.txt", PARAPET_PROMPT_ATTACK_ONNX_THRESHOLDS: "0.9,0.8,0.7,0.6" })?.thresholds?.l4_less_likely).toBe(0.6);
   });
 
   it("replaces the built-in model after prepare()", async () => {
     const banana = user("banana banana banana");
     const hello = user("hello world, how are you?");
     expect(run("prompt_attack", banana).level).toBe("l5_unlikely"); // built-in model
-    const loaded = await loadOnnxPromptAttack({ modelPath: join(dir, "model.onnx"), tokenizerPath: join(dir, "vocab.txt") });
-    expect(loaded).toBe(true);
+    await loadDetectors({ promptAttackOnnx: { modelPath: join(dir, "model.onnx"), tokenizerPath: join(dir, "vocab.txt") } });
     expect(modelVersion()).toBe(`${MODEL_VERSION}+onnx:model.onnx`);
     await prepare([banana, hello]);
     expect(run("prompt_attack", banana).level).toBe("l1_confident");
@@ -66,18 +67,18 @@ describe("ONNX prompt_attack", () => {
   });
 
   it("loads from PARAPET_PROMPT_ATTACK_ONNX / _TOKENIZER", async () => {
-    process.env.PARAPET_PROMPT_ATTACK_ONNX = join(dir, "model.onnx");
-    process.env.PARAPET_PROMPT_ATTACK_TOKENIZER = join(dir, "tokenizer.json");
+    const env = { PARAPET_PROMPT_ATTACK_ONNX: join(dir, "model.onnx"), PARAPET_PROMPT_ATTACK_TOKENIZER: join(dir, "tokenizer.json") };
     try {
-      expect(await loadOnnxPromptAttack()).toBe(true);
+      await loadDetectors({ promptAttackOnnx: promptAttackOnnxOf(env) });
+      expect(modelVersion()).toBe(`${MODEL_VERSION}+onnx:model.onnx`);
       const p = user("override override override");
       await prepare([p]);
       expect(run("prompt_attack", p).level).toBe("l1_confident");
     } finally {
-      delete process.env.PARAPET_PROMPT_ATTACK_ONNX;
-      delete process.env.PARAPET_PROMPT_ATTACK_TOKENIZER;
       unloadOnnxPromptAttack();
     }
-    expect(await loadOnnxPromptAttack()).toBe(false);
+    // Without the setting only the built-in model loads.
+    await loadDetectors({ promptAttackOnnx: promptAttackOnnxOf({}) });
+    expect(modelVersion()).toBe(MODEL_VERSION);
   });
 });

@@ -1,17 +1,15 @@
 // Helpers for the learned-detector suites: parts and contexts as the engine
 // builds them (parts.ts), and the detectors called with text normalized the
 // way the engine normalizes it.
-import type { Level } from "../../src/policies/catalog.js";
-import type { StoredDetector } from "../../src/policies/repository.js";
-import { levelRank, type Detection } from "../../src/screening/detector.js";
-import { learnedDetectors } from "../../src/screening/detectors/learned/index.js";
-import type { ScreeningContext } from "../../src/screening/engine.js";
+import type { Detection, ScreeningContext } from "../../src/screening/detector.js";
 import { normalizeText } from "../../src/screening/normalize.js";
 import type { Part } from "../../src/screening/parts.js";
+import { detectFnOf } from "../../src/screening/registry.js";
+import { levelRank, type DetectorConfig, type Level } from "../../src/screening/vocabulary.js";
 
-export function run(type: string, part: Part, context: ScreeningContext = { parts: [part] }, config: Partial<StoredDetector> = {}): Detection {
-  const detect = learnedDetectors[type];
-  if (!detect) throw new Error(`no learned detector ${type}`);
+export function run(type: string, part: Part, context: ScreeningContext = { parts: [part] }, config: DetectorConfig = {}): Detection {
+  const detect = detectFnOf(type);
+  if (!detect) throw new Error(`no detector ${type}`);
   return detect(normalizeText(part.text).text, part, { type, location: part.location, ...config }, context);
 }
 

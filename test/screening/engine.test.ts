@@ -4,12 +4,12 @@
 import { describe, expect, it } from "vitest";
 import { create } from "@bufbuild/protobuf";
 import { MessageSchema, ToolDefinitionSchema } from "../../gen/parapet/v1/guard_pb.js";
-import { compilePattern } from "../../src/custom-guardrails/pattern.js";
-import type { Level } from "../../src/policies/catalog.js";
-import type { Detection } from "../../src/screening/detector.js";
-import { screen, type ActiveGuardrail, type DetectorRegistry } from "../../src/screening/engine.js";
+import type { DetectFn, Detection } from "../../src/screening/detector.js";
+import { screen, type ActiveGuardrail } from "../../src/screening/engine.js";
 import { normalizeText, sliceCodePoints } from "../../src/screening/normalize.js";
 import { partsOf } from "../../src/screening/parts.js";
+import { compilePattern } from "../../src/screening/patterns.js";
+import type { Level } from "../../src/screening/vocabulary.js";
 
 /** Finds `word` and reports it at `level`. */
 const finds = (word: string, level: Level) => (text: string): Detection => {
@@ -17,7 +17,7 @@ const finds = (word: string, level: Level) => (text: string): Detection => {
   return i < 0 ? { level: "no_level", spans: [] } : { level, spans: [{ start: i, end: i + word.length }] };
 };
 
-const registry: DetectorRegistry = {
+const detectors: Record<string, DetectFn> = {
   "pii/email": finds("a@b.co", "l1_confident"),
   prompt_attack: finds("ignore previous", "l3_likely"),
   override_allow: (text, _p, cfg) => ((cfg.override_list ?? []).includes(text) ? { level: "l1_confident", spans: [] } : { level: "no_level", spans: [] }),
@@ -26,6 +26,7 @@ const registry: DetectorRegistry = {
     return hit ? { level: "l1_confident", spans: [{ start: text.indexOf(hit), end: text.indexOf(hit) + hit.length }] } : { level: "no_level", spans: [] };
   },
 };
+const registry = (type: string) => detectors[type];
 
 const msg = (role: string, content?: string, extra: Record<string, unknown> = {}) => create(MessageSchema, { role, content, ...extra });
 

@@ -2,8 +2,8 @@
 // one Detection, and the character tests every scanner needs. Scanners walk
 // the text by hand or with regexes that have no nested overlapping quantifiers
 // so that every detector stays linear in the length of its input.
-import type { Level } from "../../policies/catalog.js";
-import { type Detection, type Span, levelRank, nothing } from "../detector.js";
+import { type Detection, type Span, nothing } from "../detector.js";
+import { levelRank, levels, type Level } from "../vocabulary.js";
 
 export interface Finding {
   start: number;
@@ -34,10 +34,9 @@ export function toDetection(findings: readonly Finding[]): Detection {
 
 /** One level more confident (l1 stays l1). */
 export function stronger(level: Level, steps = 1): Level {
-  const order: Level[] = ["l1_confident", "l2_very_likely", "l3_likely", "l4_less_likely", "l5_unlikely"];
-  const i = order.indexOf(level);
-  if (i < 0) return level;
-  return order[Math.max(0, i - steps)];
+  // no_level is not a finding: it never gets stronger.
+  if (level === "no_level") return level;
+  return levels[Math.max(0, levels.indexOf(level) - steps)];
 }
 
 const LETTER_OR_DIGIT = /[\p{L}\p{N}\p{M}]/u;

@@ -21,11 +21,9 @@
 //      An entry that is empty after stripping only matches an empty message.
 // So "Hello there!" allows "hello there", "HELLO THERE?!" and "hello ther",
 // but not "hello there, and ignore the policy". The span is the whole message.
-import type { Detection, DetectorConfig } from "../detector.js";
-import { nothing } from "../detector.js";
+import { contentLocations, defineDetector, nothing, textOnly, type Detection } from "../detector.js";
+import type { DetectorConfig } from "../vocabulary.js";
 import { type Finding, toDetection } from "./findings.js";
-
-export const overrideTypes = ["override_allow", "override_deny"] as const;
 
 const FORMAT_CHARS = /[\p{Cf}]/u;
 const SPACE = /[\s\u0085\u180e]/u;
@@ -195,7 +193,20 @@ export function detectOverrideDeny(text: string, config: DetectorConfig): Detect
   return toDetection(found);
 }
 
-export const overrideDetectors: Record<(typeof overrideTypes)[number], (text: string, config: DetectorConfig) => Detection> = {
-  override_allow: detectOverrideAllow,
-  override_deny: detectOverrideDeny,
-};
+export const overrideAllow = defineDetector({
+  type: "override_allow",
+  meaningful: contentLocations,
+  requires: ["override_list"],
+  // It never flags: it only un-flags the other detectors on its part.
+  logFamily: null,
+  detect: textOnly(detectOverrideAllow),
+});
+
+export const overrideDeny = defineDetector({
+  type: "override_deny",
+  meaningful: contentLocations,
+  requires: ["override_list"],
+  logFamily: "deny_listed",
+  counter: "override_deny_flagged",
+  detect: textOnly(detectOverrideDeny),
+});

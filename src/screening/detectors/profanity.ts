@@ -29,13 +29,11 @@
 // l1, moderate l2, mild ("damn", "crap", "ass") l3, faint ("hell", "bloody")
 // l4. One span per matched word.
 import { readFileSync } from "node:fs";
-import type { Level } from "../../policies/catalog.js";
-import type { Detection, DetectorConfig } from "../detector.js";
+import { defineDetector, textOnly, type Detection } from "../detector.js";
+import type { Level } from "../vocabulary.js";
 import { type Finding, toDetection } from "./findings.js";
 import { LEXICONS } from "./lexicons/dir.js";
 import { projectFile } from "../../paths.js";
-
-export const profanityTypes = ["moderated_content/profanity"] as const;
 
 type Severity = "strong" | "moderate" | "mild" | "faint";
 const LEVEL: Record<Severity, Level> = { strong: "l1_confident", moderate: "l2_very_likely", mild: "l3_likely", faint: "l4_less_likely" };
@@ -448,10 +446,15 @@ export function findProfanity(text: string): Finding[] {
   return out;
 }
 
-export function detectProfanity(text: string, _config?: DetectorConfig): Detection {
+export function detectProfanity(text: string): Detection {
   return toDetection(findProfanity(text));
 }
 
-export const profanityDetectors: Record<(typeof profanityTypes)[number], (text: string, config: DetectorConfig) => Detection> = {
-  "moderated_content/profanity": detectProfanity,
-};
+export const profanity = defineDetector({
+  type: "moderated_content/profanity",
+  meaningful: ["user::content", "assistant::content"],
+  payload: true,
+  logFamily: "content_violation",
+  counter: "moderation_flagged",
+  detect: textOnly(detectProfanity),
+});

@@ -9,10 +9,8 @@
 // at l1_confident with one span over the (untrimmed) name. Without an action
 // or with a missing list the detector reports nothing (policy validation
 // requires both, spec 2.3).
-import type { Detection, DetectorConfig } from "../detector.js";
-import { nothing } from "../detector.js";
-
-export const toolAccessControlTypes = ["tool_access_control"] as const;
+import { defineDetector, nothing, type Detection } from "../detector.js";
+import type { DetectorConfig } from "../vocabulary.js";
 
 export function detectToolAccessControl(toolName: string, config: DetectorConfig): Detection {
   const action = config.tool_access_action;
@@ -25,6 +23,11 @@ export function detectToolAccessControl(toolName: string, config: DetectorConfig
   return { level: "l1_confident", spans: [{ start: 0, end: toolName.length, level: "l1_confident", labels: [name] }] };
 }
 
-export const toolAccessControlDetectors: Record<(typeof toolAccessControlTypes)[number], (text: string, config: DetectorConfig) => Detection> = {
-  tool_access_control: detectToolAccessControl,
-};
+export const toolAccessControl = defineDetector({
+  type: "tool_access_control",
+  meaningful: ["assistant::tool_call"],
+  requires: ["tool_access_action", "tool_access_list"],
+  logFamily: "tool_access_control",
+  // It judges the called function's name, not its arguments.
+  detect: (_text, part, settings) => detectToolAccessControl(part.toolName ?? "", settings),
+});

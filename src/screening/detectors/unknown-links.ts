@@ -21,12 +21,11 @@
 import { readFileSync } from "node:fs";
 import { domainToASCII } from "node:url";
 import { parse } from "tldts";
-import type { Detection, DetectorConfig } from "../detector.js";
+import { contentLocations, defineDetector, textOnly, type Detection } from "../detector.js";
+import type { DetectorConfig } from "../vocabulary.js";
 import { type Finding, toDetection } from "./findings.js";
 import { LEXICONS } from "./lexicons/dir.js";
 import { projectFile } from "../../paths.js";
-
-export const unknownLinksTypes = ["unknown_links"] as const;
 
 const WELL_KNOWN: ReadonlySet<string> = new Set(
   readFileSync(projectFile(LEXICONS, "well-known-domains.txt"), "utf8")
@@ -182,6 +181,27 @@ export function detectUnknownLinks(text: string, config: DetectorConfig = {}): D
   return toDetection(findUnknownLinks(text, config));
 }
 
-export const unknownLinksDetectors: Record<(typeof unknownLinksTypes)[number], (text: string, config: DetectorConfig) => Detection> = {
-  unknown_links: detectUnknownLinks,
-};
+/**
+ * `allowed_domains` entries are a registrable domain exactly: domain name and
+ * public suffix, no scheme, no `www.`, no subdomain, no path or port. Policy
+ * validation and policy health report entries this returns a problem for.
+ */
+export function allowedDomainProblem(entry: string): string | null {
+  if (!/^[a-z0-9.-]+$/i.test(entry)) return "must be a bare domain such as example.com (no scheme, path, port or spaces)";
+  const p = parse(entry, { allowPrivateDomains: true });
+  if (p.isIp) return "must be a domain name, not an IP address";
+  if (!p.domain || !p.publicSuffix) return "is not a registrable domain under a public suffix";
+  if (p.domain !== entry.toLowerCase()) {
+    return p.subdomain === "www" ? `must not start with www. (use ${p.domain})` : `must not include a subdomain (use ${p.domain})`;
+  }
+  return null;
+}
+
+export const unknownLinks = defineDetector({
+  type: "unknown_links",
+  meaningful: contentLocations,
+  accepts: ["allowed_domains"],
+  logFamily: "unknown_links",
+  counter: "unknown_links_flagged",
+  detect: textOnly(detectUnknownLinks),
+});

@@ -6,31 +6,21 @@
 // Connect clients; this layer only translates JSON <-> messages and
 // ConnectError -> the spec's Error object.
 //
-// The call goes straight to Connect's server-side unary invocation (the one
-// its own handlers use), not through an in-memory router transport: that
-// transport encoded the message to binary and back and wrapped each call in
-// async iterables, abort signals and serializers, ~9 KB a request that
-// outlived two scavenges and was promoted, which made the scavenges behind
-// the REST p95 tail slow.
+// Calls go straight to Connect's server-side unary invocation (invoke-unary.ts
+// says why and what that costs in coupling).
 import type { IncomingMessage, ServerResponse } from "node:http";
 import type { Http2ServerRequest, Http2ServerResponse } from "node:http2";
 import { create, fromJson, type DescMessage, type DescMethodUnary, type DescService } from "@bufbuild/protobuf";
 import {
-  Code,
   ConnectError,
-  createContextValues,
-  createHandlerContext,
-  createMethodImplSpec,
-  createServiceImplSpec,
   type ConnectRouter,
   type Interceptor,
-  type MethodImplSpec,
 } from "@connectrpc/connect";
-import { invokeUnaryImplementation } from "@connectrpc/connect/protocol";
 import { HttpBodySchema } from "../../../gen/google/api/httpbody_pb.js";
 import { requestIdHeader } from "../../api/context.js";
 import { errorBody, errorDetailOf, errorKinds, toConnectError, type ErrorId } from "../../api/errors.js";
 import { httpRuleOf, type HttpRule } from "../../api/http-rules.js";
+import { unaryImplementations } from "./invoke-unary.js";
 import { renderJson } from "./json-shape.js";
 import { matchPath, parsePathTemplate, type PathTemplate } from "./path-template.js";
 
@@ -124,29 +114,9 @@ export interface Rest {
   templateOf(path: string): string | null;
 }
 
-const methodKey = (method: { parent: { typeName: string }; name: string }) => `${method.parent.typeName}/${method.name}`;
-
-/** The implementation of every method the routes register, unimplemented ones included (they throw Unimplemented). */
-function implementations(register: (router: ConnectRouter) => void): Map<string, MethodImplSpec> {
-  const specs = new Map<string, MethodImplSpec>();
-  const recorder = {
-    handlers: [],
-    service(service, impl) {
-      for (const spec of Object.values(createServiceImplSpec(service, impl).methods)) specs.set(methodKey(spec.method), spec);
-      return recorder;
-    },
-    rpc(method, impl) {
-      specs.set(methodKey(method), createMethodImplSpec(method, impl as never) as MethodImplSpec);
-      return recorder;
-    },
-  } as ConnectRouter;
-  register(recorder);
-  return specs;
-}
-
 export function createRestHandler(options: RestOptions): Rest {
   const routes = buildRoutes(options.services);
-  const specs = implementations(options.routes);
+  const specs = unaryImplementations(options.routes);
 
   function find(pathname: string) {
     const segments = pathname.slice(1).split("/");
@@ -218,19 +188,7 @@ export function createRestHandler(options: RestOptions): Rest {
     const auth = req.headers.authorization;
     if (auth) header.set("authorization", auth);
     try {
-      const spec = specs.get(methodKey(route.method));
-      if (spec?.kind !== "unary") throw new ConnectError(`${route.method.parent.typeName}.${route.method.name} is not implemented`, Code.Unimplemented);
-      const context = createHandlerContext({
-        service: route.method.parent,
-        method: route.method,
-        // What the former in-memory Connect transport reported; nothing reads it.
-        protocolName: "connect",
-        requestMethod: "POST",
-        url: `http://localhost/${route.method.parent.typeName}/${route.method.name}`,
-        requestHeader: header,
-        contextValues: createContextValues(),
-      });
-      const out = await invokeUnaryImplementation(spec, context, message as never, options.interceptors);
+      const out = await specs.invoke(route.method, header, message, options.interceptors);
       send(res, 200, renderJson(route.method.output, out as never));
     } catch (err) {
       const ce = err instanceof ConnectError ? err : toConnectError(err, requestId);

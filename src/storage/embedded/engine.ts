@@ -18,30 +18,27 @@ import {
   type IndexSpec,
 } from "../collection.js";
 import { EmbeddedCollection } from "./collection.js";
+import { Compactor } from "./compaction.js";
 import { DiskTable } from "./disk-table.js";
-import { fileName, parseFileName, RecordFiles, type FileKind, type RecordLocation } from "./files.js";
-import { CorruptJournalError, Journal, nodeJournalIo, scanSegment, type JournalIo } from "./journal.js";
+import { RecordFiles, type RecordLocation } from "./files.js";
+import { nodeJournalIo, type Journal, type JournalIo } from "./journal.js";
 import { acquireLock, type DirectoryLock, type LockOptions } from "./lock.js";
 import { RANK_DATE } from "./keys.js";
 import { MemoryTable } from "./memory-table.js";
 import type { Table } from "./query.js";
-import { relocateSparseFiles, type Relocation } from "./relocation.js";
-import type { DiskCapture } from "./disk-table.js";
 import type { SortedIndex } from "./sorted-index.js";
 import {
-  decodeBody,
   encodeRecord,
   OP_CREATE_COLLECTION,
   OP_CREATE_INDEX,
   OP_DELETE,
   OP_PUT,
-  OP_SEGMENT_START,
   OP_SET_OPTIONS,
   OP_TS_DELETE,
-  type DecodedRecord,
 } from "./record.js";
-import { readSnapshot, writeSnapshot } from "./snapshot.js";
-import { decodeDiskRows, encodeDiskRows, type SnapshotState } from "./state.js";
+import { recoverDirectory, type RecoveryReport } from "./recovery.js";
+
+export type { RecoveryReport } from "./recovery.js";
 
 export interface EmbeddedOptions {
   dataDir: string;
@@ -58,28 +55,11 @@ export interface EmbeddedOptions {
   onWarning?: (message: string, error: unknown) => void;
 }
 
-export interface RecoveryReport {
-  snapshot: string | null;
-  replayedSegments: number;
-  replayedRecords: number;
-  /** Bytes of a torn last record that were cut off. */
-  discardedTailBytes: number;
-  durationMs: number;
-}
-
 export interface CollectionDescription {
   name: string;
   options: CollectionOptions;
   indexes: IndexSpec[];
   count: number;
-}
-
-const DEFAULT_THRESHOLD = 64 * 1024 * 1024;
-const COMPACTION_RETRY_MS = 30_000;
-
-interface ReplayState {
-  previousJournal: number;
-  seqMaps: Map<string, Map<number, number>>;
 }
 
 export class EmbeddedDatabase implements Database {
@@ -89,16 +69,9 @@ export class EmbeddedDatabase implements Database {
   private readonly handles = new Map<string, EmbeddedCollection<Doc>>();
   private readonly files: RecordFiles;
   private journal!: Journal;
-  private replayFrom = 0;
-  private nextFileNo = 1;
-  private snapshotNo = 0;
-  private replayBytes = 0;
-  private lastSnapshotBytes = 0;
-  private compacting: Promise<void> | undefined;
-  private compactionBlockedUntil = 0;
+  private compaction!: Compactor;
   private closed = false;
   private ttlTimer: NodeJS.Timeout | undefined;
-  private readonly threshold: number;
   private readonly warn: (message: string, error: unknown) => void;
 
   private constructor(
@@ -107,7 +80,6 @@ export class EmbeddedDatabase implements Database {
     private readonly lock: DirectoryLock,
   ) {
     this.files = new RecordFiles(dataDir);
-    this.threshold = options.compactionThresholdBytes ?? DEFAULT_THRESHOLD;
     this.warn = options.onWarning ?? ((message, error) => console.warn(`parapet storage: ${message}`, error));
   }
 
@@ -171,11 +143,11 @@ export class EmbeddedDatabase implements Database {
     if (this.closed) return;
     if (this.ttlTimer) clearInterval(this.ttlTimer);
     try {
-      await this.compacting?.catch(() => undefined);
+      await this.compaction.running?.catch(() => undefined);
       if (!this.journal.failed) {
         await this.journal.durable();
         // A snapshot on the way out makes the next start-up a snapshot load with no replay.
-        if (this.replayBytes > 0) await this.runCompaction().catch((e: unknown) => this.warn("compaction at close failed", e));
+        if (this.compaction.replayBytes > 0) await this.compaction.run().catch((e: unknown) => this.warn("compaction at close failed", e));
         await this.journal.durable();
       }
     } finally {
@@ -190,10 +162,7 @@ export class EmbeddedDatabase implements Database {
   /** Takes a snapshot now (also triggered by journal size and on close). */
   compact(): Promise<void> {
     this.assertUsable();
-    this.compacting ??= this.runCompaction().finally(() => {
-      this.compacting = undefined;
-    });
-    return this.compacting;
+    return this.compaction.start();
   }
 
   /** Deletes documents whose TTL passed at `now`; returns how many. The timer calls it every ttlSweepIntervalMs. */
@@ -357,271 +326,23 @@ export class EmbeddedDatabase implements Database {
 
   private append(rec: Buffer): RecordLocation {
     const loc = this.journal.append(rec);
-    this.replayBytes += rec.length;
+    this.compaction.appended(rec.length);
     return loc;
   }
 
   private maybeCompact(): void {
-    if (this.compacting || this.closed || this.journal.failed) return;
-    if (this.replayBytes < Math.max(this.threshold, this.lastSnapshotBytes)) return;
-    if (Date.now() < this.compactionBlockedUntil) return;
-    this.compact().catch((e: unknown) => {
-      this.compactionBlockedUntil = Date.now() + COMPACTION_RETRY_MS;
-      this.warn("compaction failed; the journal keeps growing until the next attempt", e);
-    });
-  }
-
-  private async runCompaction(): Promise<void> {
-    const covered = this.replayBytes;
-    const replayFrom = this.nextFileNo++;
-    this.journal.rotate(replayFrom);
-    const collections = this.captureCollections();
-    // The snapshot may only cover what is on disk: its disk rows point into these segments.
-    await this.journal.durable();
-
-    const disk = collections.flatMap((c) => (c.kind === "disk" ? [{ name: c.name, capture: c.capture }] : []));
-    const moved: Relocation = await relocateSparseFiles(
-      this.dataDir,
-      this.files,
-      disk,
-      this.options.relocateBelowLiveRatio ?? 0.5,
-      this.journal.segment,
-      () => this.nextFileNo++,
-      (this.options.io ?? nodeJournalIo).fsyncDir,
-    );
-    const referenced = referencedFiles(disk, this.files);
-    const snapshotNo = this.nextFileNo++;
-    const state: SnapshotState = {
-      version: 1,
-      replayFrom,
-      nextFileNo: this.nextFileNo,
-      files: referenced,
-      collections: collections.map((c) =>
-        c.kind === "disk"
-          ? { name: c.name, options: c.options, indexes: c.indexes, kind: "disk", rows: encodeDiskRows(c.capture) }
-          : c,
-      ),
-    };
-    let written: { file: string; bytes: number };
-    try {
-      written = await writeSnapshot(this.dataDir, snapshotNo, state);
-    } catch (e) {
-      if (moved.file !== undefined) this.files.remove(moved.file);
-      throw e;
-    }
-    // The new snapshot is durable: what it supersedes can go.
-    const previousSnapshot = this.snapshotNo;
-    this.snapshotNo = snapshotNo;
-    this.replayFrom = replayFrom;
-    this.replayBytes -= covered;
-    this.lastSnapshotBytes = written.bytes;
-    for (const m of moved.rows) {
-      const table = this.tables.get(m.table);
-      if (table?.kind === "disk" && table.isAlive(m.row) && table.seqOf(m.row) === m.seq) table.relocate(m.row, m.loc);
-    }
-    if (previousSnapshot) fs.rmSync(path.join(this.dataDir, fileName("snapshot", previousSnapshot)), { force: true });
-    const keep = new Set(referenced.map((f) => f.no));
-    for (const no of this.files.numbers()) {
-      if (keep.has(no)) continue;
-      const kind = this.files.kindOf(no);
-      if (kind === "data" || (kind === "journal" && no < replayFrom)) this.files.remove(no);
-    }
-  }
-
-  private captureCollections(): CapturedCollection[] {
-    return [...this.tables.values()].map((t): CapturedCollection => {
-      const base = { name: t.name, options: structuredClone(t.options), indexes: t.indexes.map((i) => i.spec) };
-      return t.kind === "memory" ? { ...base, kind: "memory", docs: t.capture() } : { ...base, kind: "disk", capture: t.capture() };
-    });
+    if (!this.closed) this.compaction.maybeStart();
   }
 
   private recover(): void {
-    const started = performance.now();
-    const dir = this.dataDir;
-    const entries = fs.readdirSync(dir);
-    for (const name of entries) if (name.endsWith(".tmp") && !name.startsWith("LOCK")) fs.rmSync(path.join(dir, name), { force: true });
-    const parsed = entries.map((n) => parseFileName(n)).filter((p): p is { kind: FileKind; no: number } => !!p);
-    const snapshots = parsed.filter((p) => p.kind === "snapshot").sort((a, b) => b.no - a.no);
-
-    let state: SnapshotState | undefined;
-    let snapshotFile: string | null = null;
-    if (snapshots.length > 0) {
-      snapshotFile = path.join(dir, fileName("snapshot", snapshots[0].no));
-      state = readSnapshot<SnapshotState>(snapshotFile);
-      this.snapshotNo = snapshots[0].no;
-      this.lastSnapshotBytes = fs.statSync(snapshotFile).size;
-      this.loadState(state, snapshotFile);
-      for (const old of snapshots.slice(1)) fs.rmSync(path.join(dir, fileName("snapshot", old.no)), { force: true });
-    }
-    this.replayFrom = state?.replayFrom ?? 0;
-    const referenced = new Set((state?.files ?? []).map((f) => f.no));
-    for (const f of state?.files ?? []) {
-      const file = path.join(dir, fileName(f.kind, f.no));
-      if (!fs.existsSync(file)) throw new CorruptJournalError(file, 0, `snapshot ${snapshotFile} references this file and it is missing`);
-    }
-
-    const journals = parsed.filter((p) => p.kind === "journal" && p.no >= this.replayFrom).sort((a, b) => a.no - b.no);
-    if (state && journals[0]?.no !== state.replayFrom) {
-      const file = path.join(dir, fileName("journal", state.replayFrom));
-      throw new CorruptJournalError(file, 0, `snapshot ${snapshotFile} continues in this journal segment and it is missing`);
-    }
-    // Without a snapshot the first segment must be the very first one (it follows "journal 0").
-    const replay: ReplayState = { previousJournal: state ? -1 : 0, seqMaps: new Map() };
-    let replayedRecords = 0;
-    let discardedTailBytes = 0;
-    let lastEnd = 0;
-    journals.forEach((j, i) => {
-      const file = path.join(dir, fileName("journal", j.no));
-      const isLast = i === journals.length - 1;
-      if (!this.files.has(j.no)) this.files.register(j.no, "journal");
-      let first = true;
-      const result = scanSegment(file, fs.readFileSync(file), isLast, (rec, off, len) => {
-        if (first) {
-          first = false;
-          if (rec.op !== OP_SEGMENT_START) throw new CorruptJournalError(file, off, "segment does not begin with its start record");
-          const { previous } = decodeBody<{ previous: number }>(rec.body);
-          if (replay.previousJournal >= 0 && previous !== replay.previousJournal) {
-            throw new CorruptJournalError(file, off, `segment follows journal ${previous}, but the segment before it on disk is ${replay.previousJournal}: a segment is missing`);
-          }
-          return;
-        }
-        this.applyRecord(rec, { file: j.no, off, len }, replay);
-        this.replayBytes += len;
-        replayedRecords++;
-      });
-      replay.previousJournal = j.no;
-      if (result.tornBytes > 0) {
-        discardedTailBytes += result.tornBytes;
-        truncateDurably(file, result.end);
-      }
-      if (isLast) lastEnd = result.end;
+    const { journal, position, report } = recoverDirectory(this.dataDir, this.files, this.options.io ?? nodeJournalIo, {
+      has: (name) => this.tables.has(name),
+      tableOrThrow: (name) => this.tableOrThrow(name),
+      createTable: (name, options) => this.createTable(name, options),
     });
-
-    // Left by an interrupted compaction: covered by the snapshot and holding no live record.
-    for (const p of parsed) {
-      const unneeded = (p.kind === "journal" && p.no < this.replayFrom) || p.kind === "data";
-      if (unneeded && !referenced.has(p.no)) fs.rmSync(path.join(dir, fileName(p.kind, p.no)), { force: true });
-    }
-    this.nextFileNo = Math.max(state?.nextFileNo ?? 1, ...parsed.map((p) => p.no + 1));
-
-    const io = this.options.io ?? nodeJournalIo;
-    const last = journals[journals.length - 1];
-    if (last && lastEnd > 0) {
-      const fd = fs.openSync(path.join(dir, fileName("journal", last.no)), "r+");
-      this.files.register(last.no, "journal", fd);
-      this.journal = new Journal(dir, this.files, io, last.no, fd, lastEnd);
-    } else if (last) {
-      // Created but not even its start record survived: start it again under the same number,
-      // which the snapshot may name as its continuation.
-      const previous = journals.length > 1 ? journals[journals.length - 2].no : 0;
-      this.journal = Journal.create(dir, this.files, io, last.no, previous, true);
-    } else {
-      this.journal = Journal.create(dir, this.files, io, this.nextFileNo++, 0);
-    }
-    this.recovery = {
-      snapshot: snapshotFile,
-      replayedSegments: journals.length,
-      replayedRecords,
-      discardedTailBytes,
-      durationMs: performance.now() - started,
-    };
-  }
-
-  private loadState(state: SnapshotState, file: string): void {
-    if (state.version !== 1) throw new Error(`snapshot ${file}: unsupported state version ${String(state.version)}`);
-    for (const f of state.files) this.files.register(f.no, f.kind);
-    for (const c of state.collections) {
-      const table = this.createTable(c.name, c.options);
-      if (table.kind === "memory" && c.kind === "memory") {
-        for (const spec of c.indexes) table.addIndex(spec);
-        for (const doc of c.docs) table.insert(doc);
-      } else if (table.kind === "disk" && c.kind === "disk") {
-        table.load(c.indexes, decodeDiskRows(c.rows));
-      } else {
-        throw new Error(`snapshot ${file}: collection ${c.name} has inconsistent kind`);
-      }
-    }
-  }
-
-  private applyRecord(rec: DecodedRecord, loc: RecordLocation, replay: ReplayState): void {
-    const name = rec.collection;
-    switch (rec.op) {
-      case OP_CREATE_COLLECTION:
-        if (!this.tables.has(name)) this.createTable(name, decodeBody<CollectionOptions>(rec.body));
-        return;
-      case OP_SET_OPTIONS:
-        this.tableOrThrow(name).options = decodeBody<CollectionOptions>(rec.body);
-        return;
-      case OP_CREATE_INDEX: {
-        const table = this.tableOrThrow(name);
-        const spec = decodeBody<IndexSpec>(rec.body);
-        if (!table.indexes.some((i) => i.spec.name === spec.name)) table.addIndex(spec);
-        return;
-      }
-      case OP_PUT: {
-        const table = this.tableOrThrow(name);
-        const doc = decodeBody<Doc>(rec.body);
-        if (table.kind === "memory") table.put(doc);
-        else {
-          const seq = table.upcomingSeq;
-          const row = table.insert(doc, loc);
-          replay.seqMaps.get(name)?.set(seq, row);
-        }
-        return;
-      }
-      case OP_DELETE: {
-        const table = this.tableOrThrow(name);
-        if (table.kind !== "memory") throw new Error(`delete-by-id record for time-series collection ${name}`);
-        for (const id of decodeBody<string[]>(rec.body)) {
-          const row = table.rowForId(id);
-          if (row !== undefined) table.remove(row);
-        }
-        return;
-      }
-      case OP_TS_DELETE: {
-        const table = this.tableOrThrow(name);
-        if (table.kind !== "disk") throw new Error(`time-series delete record for collection ${name}`);
-        let map = replay.seqMaps.get(name);
-        if (!map) {
-          map = table.seqMap();
-          replay.seqMaps.set(name, map);
-        }
-        for (const seq of decodeBody<number[]>(rec.body)) {
-          const row = map.get(seq);
-          if (row !== undefined) {
-            table.remove(row);
-            map.delete(seq);
-          }
-        }
-        return;
-      }
-      case OP_SEGMENT_START:
-        throw new Error("segment start record in the middle of a segment");
-      default:
-        throw new Error(`unknown record type ${rec.op}`);
-    }
-  }
-}
-
-type CapturedCollection =
-  | { name: string; options: CollectionOptions; indexes: IndexSpec[]; kind: "memory"; docs: Doc[] }
-  | { name: string; options: CollectionOptions; indexes: IndexSpec[]; kind: "disk"; capture: DiskCapture };
-
-function referencedFiles(disk: { capture: DiskCapture }[], files: RecordFiles): { no: number; kind: FileKind }[] {
-  const seen = new Set<number>();
-  for (const { capture: c } of disk) {
-    for (let r = 0; r < c.rows; r++) if (c.alive[r] === 1) seen.add(c.file[r]);
-  }
-  return [...seen].sort((a, b) => a - b).map((no) => ({ no, kind: files.kindOf(no) ?? "journal" }));
-}
-
-function truncateDurably(file: string, length: number): void {
-  const fd = fs.openSync(file, "r+");
-  try {
-    fs.ftruncateSync(fd, length);
-    fs.fsyncSync(fd);
-  } finally {
-    fs.closeSync(fd);
+    this.journal = journal;
+    this.compaction = new Compactor(this.dataDir, this.files, this.tables, journal, position, this.options, this.warn);
+    this.recovery = report;
   }
 }
 

@@ -6,7 +6,7 @@
 // description alone, or the parameters JSON alone; or when it is a JSON
 // object whose given fields (name, description, parameters, or the same
 // inside "function") all equal the definition's.
-import type { StoredDetector } from "../../../policies/repository.js";
+import type { DetectorConfig } from "../../vocabulary.js";
 
 const collapse = (s: string) => s.replace(/\s+/g, " ").trim();
 
@@ -70,7 +70,7 @@ function matcherMatches(matcher: string, text: string, d: DefinitionParts): bool
   return compared > 0 && (typeof f.description === "string" || f.parameters !== undefined);
 }
 
-export function isAllowedTool(config: StoredDetector, toolName: string | undefined, text: string): boolean {
+export function isAllowedTool(config: DetectorConfig, toolName: string | undefined, text: string): boolean {
   const entries = config.allowed_tools ?? [];
   if (!toolName || entries.length === 0) return false;
   const d = partsOf(text, toolName);

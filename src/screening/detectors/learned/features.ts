@@ -12,8 +12,10 @@ export const FEATURE_VERSION = 4;
  * Weight of a character n-gram relative to a word or word bigram. Character
  * n-grams catch spelling tricks and code, but they outnumber words ~8 to 1 and
  * at equal weight they drowned the few words that carry intent ("stab").
+ * The shipped models were trained with this value: changing it means
+ * retraining (and a new FEATURE_VERSION).
  */
-export const CHAR_WEIGHT = Number(process.env.PARAPET_CHAR_WEIGHT ?? 0.4);
+const CHAR_WEIGHT = 0.4;
 
 export interface SparseVector {
   idx: Int32Array;

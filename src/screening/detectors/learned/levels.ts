@@ -1,14 +1,10 @@
 // Score -> confidence level (issue 6, item 4). Thresholds come from the
 // manifest, where training put the lowest validation score at which each
 // level's precision floor held; see docs/learned-detectors.md.
-import type { Level } from "../../../policies/catalog.js";
+import { thresholds, type Level, type Threshold } from "../../vocabulary.js";
 
-export interface LevelThresholds {
-  l1_confident: number;
-  l2_very_likely: number;
-  l3_likely: number;
-  l4_less_likely: number;
-}
+/** The lowest score at which each level is given. */
+export type LevelThresholds = Record<Threshold, number>;
 
 /** Minimum precision each level must have on the validation split. */
 export const PRECISION_FLOORS: LevelThresholds = {
@@ -18,10 +14,8 @@ export const PRECISION_FLOORS: LevelThresholds = {
   l4_less_likely: 0.6,
 };
 
-export const LEVEL_ORDER = ["l1_confident", "l2_very_likely", "l3_likely", "l4_less_likely"] as const;
-
 /** The most confident level whose threshold the score reaches; l5_unlikely when scored but below all. */
 export function levelOf(score: number, t: LevelThresholds): Level {
-  for (const l of LEVEL_ORDER) if (score >= t[l]) return l;
+  for (const l of thresholds) if (score >= t[l]) return l;
   return "l5_unlikely";
 }

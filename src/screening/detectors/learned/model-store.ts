@@ -1,7 +1,7 @@
 // Loads the shipped model files (models/manifest.json and the .bin weight
 // files it names) once, synchronously, at start-up (issue 6, items 5 and 8).
 import { readFileSync } from "node:fs";
-import type { Level } from "../../../policies/catalog.js";
+import type { Level } from "../../vocabulary.js";
 import { FEATURE_VERSION } from "./features.js";
 import type { LevelThresholds } from "./levels.js";
 import { decodeHead, type LinearHead } from "./linear.js";

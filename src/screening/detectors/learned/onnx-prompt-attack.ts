@@ -177,19 +177,3 @@ export class OnnxPromptAttack {
     return exps[Math.min(this.attackLabel, exps.length - 1)] / sum;
   }
 }
-
-/** Options from PARAPET_PROMPT_ATTACK_ONNX / _TOKENIZER / _THRESHOLDS / _LABEL, or undefined when unset. */
-export function onnxOptionsFromEnv(env: NodeJS.ProcessEnv = process.env): OnnxPromptAttackOptions | undefined {
-  const modelPath = env.PARAPET_PROMPT_ATTACK_ONNX;
-  if (!modelPath) return undefined;
-  const tokenizerPath = env.PARAPET_PROMPT_ATTACK_TOKENIZER;
-  if (!tokenizerPath) throw new Error("PARAPET_PROMPT_ATTACK_ONNX is set but PARAPET_PROMPT_ATTACK_TOKENIZER (vocab.txt or tokenizer.json) is not");
-  const o: OnnxPromptAttackOptions = { modelPath, tokenizerPath };
-  if (env.PARAPET_PROMPT_ATTACK_ONNX_THRESHOLDS) {
-    const t = env.PARAPET_PROMPT_ATTACK_ONNX_THRESHOLDS.split(",").map(Number);
-    if (t.length !== 4 || t.some((x) => !(x >= 0 && x <= 1))) throw new Error("PARAPET_PROMPT_ATTACK_ONNX_THRESHOLDS must be four numbers in [0, 1]: l1,l2,l3,l4");
-    o.thresholds = { l1_confident: t[0], l2_very_likely: t[1], l3_likely: t[2], l4_less_likely: t[3] };
-  }
-  if (env.PARAPET_PROMPT_ATTACK_ONNX_LABEL) o.attackLabel = Number(env.PARAPET_PROMPT_ATTACK_ONNX_LABEL);
-  return o;
-}

@@ -3,16 +3,16 @@
 // paragraph of a long document scores like the paragraph alone). Features are
 // cached per text so prompt_attack and the six moderation heads on the same
 // part hash the text once.
+import { LRUCache } from "lru-cache";
 import type { Span } from "../../detector.js";
 import { textFeatures, type TextFeatures } from "./features.js";
 import type { LevelThresholds } from "./levels.js";
 import { levelOf } from "./levels.js";
 import { score, scorePacked, type LinearHead } from "./linear.js";
 import type { LoadedModel } from "./model-store.js";
-import type { Level } from "../../../policies/catalog.js";
+import type { Level } from "../../vocabulary.js";
 
-const CACHE_SIZE = 32;
-const cache = new Map<string, TextFeatures>();
+const cache = new LRUCache<string, TextFeatures>({ max: 32 });
 
 const cacheBits = new WeakMap<TextFeatures, number>();
 
@@ -22,7 +22,6 @@ export function cachedFeatures(text: string, bits: number): TextFeatures {
   if (!f || cacheBits.get(f) !== bits) {
     f = textFeatures(text, bits);
     cacheBits.set(f, bits);
-    if (cache.size >= CACHE_SIZE) cache.delete(cache.keys().next().value as string);
     cache.set(text, f);
   }
   return f;

@@ -1,8 +1,9 @@
 // What the agent detectors read from a tool call (issue 6, item 3): the
 // function name split into words, the arguments flattened to (key, value)
 // pairs, the tool's definition from the same request, and the user's messages.
+import { LRUCache } from "lru-cache";
 import type { Part } from "../../parts.js";
-import type { ScreeningContext } from "../../engine.js";
+import type { ScreeningContext } from "../../detector.js";
 
 /** "createUserV2", "delete_file", "users.remove", "get-item" -> ["create", "user", "v2"], ... */
 export function nameWords(name: string): string[] {
@@ -30,7 +31,7 @@ export interface ArgValue {
  * raw arguments text so spans can be reported (JSON escapes make a value's
  * raw form differ; those values get offset -1 and a span over the whole text).
  */
-const valuesCache = new Map<string, ArgValue[]>();
+const valuesCache = new LRUCache<string, ArgValue[]>({ max: 64 });
 
 export function argValues(args: string, limit = 200): ArgValue[] {
   // The CRUD, payload, destination and deviation detectors all read the same call: parse it once.
@@ -38,7 +39,6 @@ export function argValues(args: string, limit = 200): ArgValue[] {
   const hit = valuesCache.get(key);
   if (hit) return hit;
   const out = parseArgValues(args, limit);
-  if (valuesCache.size >= 64) valuesCache.delete(valuesCache.keys().next().value as string);
   valuesCache.set(key, out);
   return out;
 }

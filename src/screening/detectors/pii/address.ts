@@ -17,11 +17,10 @@
 //   "City, ST 12345" with no street line                   -> l4
 // The scan tokenizes forward from each number at a word boundary, a few tokens
 // at a time, so its cost is linear in the text.
-import type { Level } from "../../../policies/catalog.js";
 import type { Detection } from "../../detector.js";
+import { piiDetector } from "./family.js";
+import type { Level } from "../../vocabulary.js";
 import { type Finding, before, isWordChar, stronger, toDetection } from "../findings.js";
-
-export const addressTypes = ["pii/address"] as const;
 
 // USPS Publication 28, Appendix C1: primary street suffix names and the
 // abbreviations in common use (lower case, without the trailing period).
@@ -303,3 +302,5 @@ function scanAddresses(text: string): Finding[] {
 export function detectAddress(text: string): Detection {
   return toDetection(findAddresses(text));
 }
+
+export const address = piiDetector("pii/address", detectAddress);

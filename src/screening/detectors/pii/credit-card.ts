@@ -12,9 +12,8 @@
 //   typo or a fake: scored so the payload can show it, below every threshold)
 // Everything else is not a card number.
 import type { Detection } from "../../detector.js";
+import { piiDetector } from "./family.js";
 import { type Finding, before, isWordChar, toDetection } from "../findings.js";
-
-export const creditCardTypes = ["pii/credit_card"] as const;
 
 interface IssuerRange {
   issuer: string;
@@ -162,3 +161,5 @@ export function findCreditCards(text: string): Finding[] {
 export function detectCreditCard(text: string): Detection {
   return toDetection(findCreditCards(text));
 }
+
+export const creditCard = piiDetector("pii/credit_card", detectCreditCard);

@@ -9,9 +9,8 @@
 import { domainToASCII } from "node:url";
 import { parse } from "tldts";
 import type { Detection } from "../../detector.js";
+import { piiDetector } from "./family.js";
 import { type Finding, toDetection } from "../findings.js";
-
-export const emailTypes = ["pii/email"] as const;
 
 const LOCAL_ASCII = /[A-Za-z0-9!#$%&'*+/=?^_`{|}~.-]/;
 const UNICODE_WORD = /[\p{L}\p{N}\p{M}]/u;
@@ -81,3 +80,5 @@ function emailAt(text: string, at: number, floor: number): Finding | null {
 export function detectEmail(text: string): Detection {
   return toDetection(findEmails(text));
 }
+
+export const email = piiDetector("pii/email", detectEmail);

@@ -10,9 +10,8 @@
 //   country and length right, mod-97 wrong                            -> l5 (typo or fake)
 import { ValidationErrorsIBAN, getCountrySpecifications, validateIBAN } from "ibantools";
 import type { Detection } from "../../detector.js";
+import { piiDetector } from "./family.js";
 import { type Finding, isWordChar, toDetection } from "../findings.js";
-
-export const ibanTypes = ["pii/iban_code"] as const;
 
 const SPECS = getCountrySpecifications();
 
@@ -59,3 +58,5 @@ export function findIbans(text: string): Finding[] {
 export function detectIban(text: string): Detection {
   return toDetection(findIbans(text));
 }
+
+export const iban = piiDetector("pii/iban_code", detectIban);

@@ -10,9 +10,9 @@
 // compressed IPv6 such as `a::b`, which also reads as C++ scope syntax.
 import { isIP } from "node:net";
 import type { Detection } from "../../detector.js";
+import { piiDetector } from "./family.js";
+import type { Level } from "../../vocabulary.js";
 import { type Finding, before, overlapsAny, toDetection } from "../findings.js";
-
-export const ipAddressTypes = ["pii/ip_address"] as const;
 
 // No digit or dot before, no digit or ".digit" after: "1.2.3.4.5" (an OID or
 // a long version) is not an address.
@@ -55,3 +55,5 @@ export function findIpAddresses(text: string): Finding[] {
 export function detectIpAddress(text: string): Detection {
   return toDetection(findIpAddresses(text));
 }
+
+export const ipAddress = piiDetector("pii/ip_address", detectIpAddress);

@@ -16,13 +16,13 @@
 // Candidates that are (or are inside) a card number, an IBAN, an IPv4
 // address, an SSN-shaped 3-2-4 group or a date are left to those detectors.
 import { parsePhoneNumberFromString } from "libphonenumber-js/max";
-import type { Level } from "../../../policies/catalog.js";
+import { LRUCache } from "lru-cache";
 import type { Detection } from "../../detector.js";
+import { piiDetector } from "./family.js";
+import type { Level } from "../../vocabulary.js";
 import { type Finding, before, isWordChar, overlapsAny, toDetection } from "../findings.js";
 import { findCreditCards } from "./credit-card.js";
 import { findIbans } from "./iban.js";
-
-export const phoneNumberTypes = ["pii/phone_number"] as const;
 
 // A digit, then digits and single separators (one of " .-/", a dash with
 // spaces, or a parenthesis with an optional space), ending in a digit. Each
@@ -58,17 +58,16 @@ interface Parsed {
 
 // Conversations are screened again on every turn, so the same numbers come
 // back; parsing is the costly step (~0.02-0.04 ms), a small cache skips it.
-const cache = new Map<string, Parsed | null>();
-const CACHE_MAX = 512;
+// `false`: libphonenumber could not parse the candidate (the cache cannot hold null).
+const cache = new LRUCache<string, Parsed | false>({ max: 512 });
 
 function parseCached(candidate: string, international: boolean): Parsed | null {
   const hit = cache.get(candidate);
-  if (hit !== undefined) return hit;
+  if (hit !== undefined) return hit || null;
   const p = parsePhoneNumberFromString(candidate, international ? undefined : "US");
   const valid = p ? p.isValid() : false;
   const result: Parsed | null = p ? { valid, possible: valid || p.isPossible(), country: p.country } : null;
-  if (cache.size >= CACHE_MAX) cache.delete(cache.keys().next().value as string);
-  cache.set(candidate, result);
+  cache.set(candidate, result ?? false);
   return result;
 }
 
@@ -111,3 +110,5 @@ export function findPhoneNumbers(text: string): Finding[] {
 export function detectPhoneNumber(text: string): Detection {
   return toDetection(findPhoneNumbers(text));
 }
+
+export const phoneNumber = piiDetector("pii/phone_number", detectPhoneNumber);

@@ -12,9 +12,9 @@
 //   nine digits, context -> l2; nine digits alone -> not reported (any
 //     9-digit number - order ids, zip+4 without dash - would match)
 import type { Detection } from "../../detector.js";
+import { piiDetector } from "./family.js";
+import type { Level } from "../../vocabulary.js";
 import { type Finding, before, isWordChar, toDetection } from "../findings.js";
-
-export const ssnTypes = ["pii/us_social_security_number"] as const;
 
 const DELIMITED = /(?<![\d-])(\d{3})([- ])(\d{2})\2(\d{4})(?![\d-])/g;
 const UNDELIMITED = /(?<![\d-])\d{9}(?![\d-])/g;
@@ -57,3 +57,5 @@ export function findSsns(text: string): Finding[] {
 export function detectSsn(text: string): Detection {
   return toDetection(findSsns(text));
 }
+
+export const ssn = piiDetector("pii/us_social_security_number", detectSsn);

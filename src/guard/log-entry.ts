@@ -1,0 +1,54 @@
+// The request log entry of one /v2/guard call (docs/api.md#logs): the
+// conversation, the decision, and only the detectors that fired.
+import type { Message } from "../../gen/parapet/v1/guard_pb.js";
+import { familiesOf, type StoredLog, type StoredLogMessage } from "../logs/repository.js";
+import type { Outcome, Screening } from "../screening/engine.js";
+import { codePointLength } from "../screening/normalize.js";
+import { levelRank } from "../screening/vocabulary.js";
+import type { Resolved } from "./resolve.js";
+
+function logMessages(messages: Message[]): StoredLogMessage[] {
+  return messages.map((m, index) => {
+    const content = m.content ?? "";
+    return {
+      role: m.role,
+      content,
+      content_parts_json: "[]",
+      size: String(codePointLength(content)),
+      index,
+      name: m.name ?? "",
+      tool_calls: m.toolCalls.map((c) => ({ id: c.id, type: c.type, function: { name: c.function?.name ?? "", arguments: c.function?.arguments ?? "" } })),
+      refusal: "",
+      tool_call_id: m.toolCallId ?? "",
+    };
+  });
+}
+
+export function logOf(requestUuid: string, at: Date, orgId: string, r: Resolved, flagged: boolean, s: Screening, messages: Message[], metadata: string): StoredLog {
+  const fired = s.outcomes.filter((o) => o.flagged);
+  const byType = new Map<string, Outcome>();
+  for (const o of fired) {
+    const prev = byType.get(o.detectorType);
+    if (!prev || levelRank[o.level] < levelRank[prev.level]) byType.set(o.detectorType, o);
+  }
+  return {
+    _id: requestUuid,
+    timestamp: at,
+    meta: { org_id: orgId, project_id: r.project._id },
+    policy_id: r.policy._id,
+    flagged,
+    detected: s.detected,
+    fired: [...byType.keys()],
+    families: familiesOf([...byType.keys()]),
+    messages: logMessages(messages),
+    results: [...byType.values()].map((o) => ({ detector_type: o.detectorType, result: o.level })),
+    msg_results: fired.map((o) => ({
+      detector_type: o.detectorType,
+      result: o.level,
+      message_id: o.messageId ?? null,
+      tool_id: o.toolId ?? null,
+    })),
+    event_metadata: metadata,
+  };
+}
+

@@ -1,0 +1,61 @@
+// Which policy screens a request: project -> policy, no project -> the
+// organization's default project, no policy -> the built-in default policy.
+import { LRUCache } from "lru-cache";
+import { ApiError } from "../api/errors.js";
+import type { Organization } from "../auth/organizations.js";
+import type { CustomGuardrails, StoredGuardrail } from "../custom-guardrails/repository.js";
+import { DEFAULT_POLICY_ID, defaultPolicy } from "../policies/default-policy.js";
+import type { Policies, StoredPolicy } from "../policies/repository.js";
+import type { Projects, StoredProject } from "../projects/repository.js";
+import type { ActiveGuardrail } from "../screening/engine.js";
+import { compilePattern } from "../screening/patterns.js";
+
+export interface Resolved {
+  project: StoredProject;
+  policy: StoredPolicy;
+  /** The built-in default policy applies (no policy assigned, or the assigned one is gone). */
+  isDefault: boolean;
+  /** The project names a policy that no longer exists (screened with the default policy). */
+  danglingPolicyId: string | null;
+  guardrails: StoredGuardrail[];
+}
+
+export interface ResolveDeps {
+  policies: Policies;
+  projects: Projects;
+  guardrails: CustomGuardrails;
+}
+
+export async function resolvePolicy(deps: ResolveDeps, org: Organization, projectId: string | undefined): Promise<Resolved> {
+  const id = projectId ?? org.default_project_id;
+  const project = await deps.projects.get(org._id, id, org.default_project_id);
+  if (!project) throw new ApiError("not_found", `no project '${id}' in this organization`);
+  let policy: StoredPolicy | null = null;
+  let danglingPolicyId: string | null = null;
+  if (project.policy_id && project.policy_id !== DEFAULT_POLICY_ID) {
+    policy = await deps.policies.get(org._id, project.policy_id);
+    // A policy deleted under a project (a race with delete's 409 check) must
+    // not open the gate: fall back to the strictest, built-in policy.
+    if (!policy) danglingPolicyId = project.policy_id;
+  }
+  const isDefault = policy === null;
+  const effective = policy ?? defaultPolicy(org._id);
+  const guardrails = await deps.guardrails.many(org._id, effective.custom_guardrail_ids);
+  return { project, policy: effective, isDefault, danglingPolicyId, guardrails };
+}
+
+/** Compiled guardrails, cached by id and version so patterns compile once. */
+export class GuardrailCache {
+  private readonly cache = new LRUCache<string, { at: number; active: ActiveGuardrail }>({ max: 5000 });
+
+  active(guardrails: StoredGuardrail[]): ActiveGuardrail[] {
+    return guardrails.map((g) => {
+      const hit = this.cache.get(g._id);
+      if (hit && hit.at === g.updated_at.getTime()) return hit.active;
+      const patterns = g.patterns.map(compilePattern).flatMap((c) => (c.ok ? [c.pattern] : []));
+      const active: ActiveGuardrail = { id: g._id, patterns, labels: g.labels, locations: g.locations };
+      this.cache.set(g._id, { at: g.updated_at.getTime(), active });
+      return active;
+    });
+  }
+}

@@ -1,0 +1,150 @@
+// GuardService handlers: POST /v2/guard (decision + request log),
+// /v2/guard/results (levels only, no writes) and /v2/policies/health.
+import { create, type MessageInitShape } from "@bufbuild/protobuf";
+import type { HandlerContext, ServiceImpl } from "@connectrpc/connect";
+import { v7 as uuidv7 } from "uuid";
+import { DevInfoSchema, type GuardService, type Message, type ResultItemSchema, type ToolResultItemSchema } from "../../gen/parapet/v1/guard_pb.js";
+import type { AnalyticsRollups } from "../analytics/rollups.js";
+import { ApiError } from "../api/errors.js";
+import { callerOrg } from "../api/tenant.js";
+import type { Organizations } from "../auth/organizations.js";
+import type { CustomGuardrails } from "../custom-guardrails/repository.js";
+import type { GuardLogs } from "../logs/repository.js";
+import type { Metrics } from "../observability/metrics.js";
+import type { Policies } from "../policies/repository.js";
+import type { Projects } from "../projects/repository.js";
+import { screen, type DetectorLookup, type Screening } from "../screening/engine.js";
+import { partsOf, type Part } from "../screening/parts.js";
+import { reportsPayload } from "../screening/registry.js";
+import { buildInfo, type BuildInfo } from "./build-info.js";
+import { lintPolicy } from "./lint.js";
+import { logOf } from "./log-entry.js";
+import { GuardrailCache, resolvePolicy } from "./resolve.js";
+import type { ScreeningPool } from "./worker-pool.js";
+
+export interface GuardServiceDeps {
+  orgs: Organizations;
+  policies: Policies;
+  projects: Projects;
+  guardrails: CustomGuardrails;
+  logs: GuardLogs;
+  rollups: AnalyticsRollups;
+  /** The detector set; the registry's unless a test brings its own. */
+  detectors?: DetectorLookup;
+  /** Asynchronous pre-pass before screening (e.g. ONNX inference); optional. */
+  prepare?: (parts: Part[]) => Promise<void>;
+  modelVersion: () => string;
+  /** Most messages, and most tool definitions, one request may carry. */
+  maxMessages: number;
+  /** Worker threads for requests of at least `workerThresholdChars` characters. */
+  pool?: ScreeningPool;
+  workerThresholdChars: number;
+  metrics?: Metrics;
+  /** dev_info's revision and time when the configuration sets them. */
+  build?: Partial<Pick<BuildInfo, "gitRevision" | "gitTimestamp">>;
+}
+
+function devInfo(deps: GuardServiceDeps) {
+  const b = buildInfo(deps.build);
+  return create(DevInfoSchema, { gitRevision: b.gitRevision, gitTimestamp: b.gitTimestamp, modelVersion: deps.modelVersion(), version: b.version });
+}
+
+export function guardService(deps: GuardServiceDeps): ServiceImpl<typeof GuardService> {
+  const cache = new GuardrailCache();
+
+  async function run(ctx: HandlerContext, projectId: string | undefined, messages: Message[], tools: Parameters<typeof partsOf>[1]) {
+    if (messages.length > deps.maxMessages || tools.length > deps.maxMessages) {
+      throw new ApiError("validation_failed", `validation failed: a request may carry at most ${deps.maxMessages} messages and ${deps.maxMessages} tools`);
+    }
+    const org = await callerOrg(ctx, deps.orgs);
+    const resolved = await resolvePolicy(deps, org, projectId);
+    const policy = { id: resolved.policy._id, threshold: resolved.policy.default_threshold, detectors: resolved.policy.detectors };
+    const parts = partsOf(messages, tools);
+    const chars = parts.reduce((n, p) => n + p.text.length, 0);
+    let screening: Screening;
+    if (deps.pool && chars >= deps.workerThresholdChars) {
+      screening = await deps.pool.run(policy, resolved.guardrails, parts);
+    } else {
+      await deps.prepare?.(parts);
+      screening = screen(policy, cache.active(resolved.guardrails), parts, deps.detectors);
+    }
+    return { org, resolved, screening };
+  }
+
+  return {
+    async guard(req, ctx) {
+      const at = new Date();
+      const requestUuid = uuidv7();
+      const { org, resolved, screening } = await run(ctx, req.projectId, req.messages, req.tools);
+      const flagged = resolved.project.action === "enforce" && screening.detected;
+      const metadata = req.metadata ? JSON.stringify(req.metadata) : "{}";
+      const log = logOf(requestUuid, at, org._id, resolved, flagged, screening, req.messages, metadata);
+      // Durable before the answer: a caller that saw this response finds its log.
+      const writeStarted = performance.now();
+      await Promise.all([deps.logs.append(log), deps.rollups.record(org._id, resolved.project._id, at, log.fired)]);
+      deps.metrics?.storageLatency.observe((performance.now() - writeStarted) / 1000);
+      for (const type of log.fired) deps.metrics?.detections.inc({ detector_type: type });
+
+      const base = { projectId: resolved.project._id, policyId: resolved.policy._id };
+      return {
+        flagged,
+        breakdown: req.breakdown
+          ? screening.outcomes.map((o) => ({
+              ...base,
+              detectorId: o.detectorId,
+              detectorType: o.detectorType,
+              detected: o.flagged || (o.detectorType === "override_allow" && o.matched),
+              messageId: o.messageId ?? 0,
+              toolId: o.location === "tool_definition::content" ? o.toolId : undefined,
+            }))
+          : [],
+        payload: req.payload
+          ? screening.outcomes
+              .filter((o) => o.matched && reportsPayload(o.detectorType) && o.messageId !== undefined)
+              .flatMap((o) =>
+                o.spans.map((s) => ({ start: s.start, end: s.end, text: s.text, detectorType: o.detectorType, labels: s.labels, messageId: o.messageId })),
+              )
+          : [],
+        devInfo: req.devInfo ? devInfo(deps) : undefined,
+        metadata: { requestUuid },
+      };
+    },
+
+    async getGuardResults(req, ctx) {
+      const { resolved, screening } = await run(ctx, req.projectId, req.messages, req.tools);
+      const base = { projectId: resolved.project._id, policyId: resolved.policy._id };
+      const results: MessageInitShape<typeof ResultItemSchema>[] = [];
+      const toolResults: MessageInitShape<typeof ToolResultItemSchema>[] = [];
+      for (const o of screening.outcomes) {
+        const item = { ...base, detectorId: o.detectorId, detectorType: o.detectorType, result: o.level, customMatched: o.customMatched };
+        if (o.location === "tool_definition::content") toolResults.push({ ...item, toolId: o.toolId });
+        else results.push({ ...item, messageId: o.messageId });
+      }
+      const screensTools = req.tools.length > 0 && resolved.policy.detectors.some((d) => d.location === "tool_definition::content");
+      return {
+        results,
+        tools: screensTools
+          ? { flagged: screening.outcomes.some((o) => o.location === "tool_definition::content" && o.flagged), results: toolResults }
+          : undefined,
+        devInfo: req.devInfo ? devInfo(deps) : undefined,
+      };
+    },
+
+    async checkPolicyHealth(req, ctx) {
+      const org = await callerOrg(ctx, deps.orgs);
+      const resolved = await resolvePolicy(deps, org, req.projectId);
+      const lint = lintPolicy(resolved, deps.detectors);
+      const hasErrors = lint.some((e) => e.severity === "error");
+      return {
+        status: hasErrors ? "error" : "ok",
+        isDefault: resolved.isDefault,
+        message: resolved.danglingPolicyId
+          ? `project policy '${resolved.danglingPolicyId}' no longer exists; the default policy applies`
+          : hasErrors
+            ? "the policy has configuration errors"
+            : undefined,
+        lint: { passed: !hasErrors, errors: lint },
+      };
+    },
+  };
+}

@@ -1,0 +1,26 @@
+// dangerous_deviation: a tool call whose action (send, delete, pay, grant...)
+// the user's request did not ask for. Compares the call's action classes with
+// the latest user request in the conversation; the manifest gives each
+// mismatch signature its level.
+import { defineDetector, nothing } from "../../detector.js";
+import { strongest } from "../../vocabulary.js";
+import { actionClasses, deviationSignatures, requestOf } from "./deviation.js";
+import { models, ruleLevel } from "./models.js";
+import { userRequest } from "./tool-calls.js";
+
+export const dangerousDeviation = defineDetector({
+  type: "dangerous_deviation",
+  meaningful: ["assistant::tool_call"],
+  logFamily: "dangerous_deviation",
+  detect(text, part, _settings, context) {
+    if (part.location !== "assistant::tool_call") return nothing;
+    const asked = userRequest(part, context);
+    if (asked.length === 0) return nothing; // nothing to compare with
+    const classes = actionClasses(part.toolName ?? "", text);
+    const signatures = deviationSignatures(classes, requestOf(asked));
+    if (signatures.length === 0) return { level: "l5_unlikely", spans: [] };
+    const table = models().manifest.rules.dangerous_deviation;
+    const best = strongest(["l5_unlikely", ...signatures.map((s) => ruleLevel(table, s))]);
+    return { level: best, spans: text.length ? [{ start: 0, end: text.length, level: best, labels: signatures.map((s) => s.split(":")[0]) }] : [] };
+  },
+});

@@ -1,0 +1,31 @@
+// prompt_attack: a linear model over hashed word and character n-grams of the
+// text and its decoded views (docs/learned-detectors.md), or the
+// bring-your-own ONNX model's score when one is loaded. Tool definitions whose
+// tool the policy lists in `allowed_tools` are not screened.
+import { defineDetector, nothing } from "../../detector.js";
+import { isAllowedTool } from "./allowed-tools.js";
+import { levelOf } from "./levels.js";
+import { models, onnxScoreOf, PROMPT_ATTACK_LOCATIONS } from "./models.js";
+import { cachedFeatures, scoreModel, textDetection } from "./text-scoring.js";
+
+export const promptAttack = defineDetector({
+  type: "prompt_attack",
+  locations: PROMPT_ATTACK_LOCATIONS,
+  meaningful: ["user::content", "assistant::content", "tool::content", "tool_definition::content"],
+  accepts: ["allowed_tools"],
+  logFamily: "prompt_attack",
+  counter: "prompt_attack_flagged",
+  detect(text, part, settings) {
+    if (!text.trim()) return nothing;
+    if (part.location === "tool_definition::content" && isAllowedTool(settings, part.toolName, text)) return nothing;
+    const onnx = onnxScoreOf(text);
+    if (onnx) {
+      const level = levelOf(onnx.score, onnx.thresholds);
+      return { level, spans: level === "l5_unlikely" ? [] : [{ start: 0, end: text.length, level }] };
+    }
+    const m = models().promptAttack;
+    const head = m.heads.get("prompt_attack")!;
+    const f = cachedFeatures(text, m.bits);
+    return textDetection(scoreModel(m, f, text.length)[m.names.indexOf("prompt_attack")], f, head.thresholds);
+  },
+});

@@ -1,0 +1,48 @@
+// tool_risk/create, read, update and delete: what a tool call does, from its
+// function name, argument keys and the tool's definition when the request
+// carries it. One four-way model; each detector reports its own share.
+import { LRUCache } from "lru-cache";
+import { defineDetector, nothing, type DetectorDefinition } from "../../detector.js";
+import { crudShares, crudTokens } from "./crud.js";
+import type { Crud } from "./crud-lexicon.js";
+import { tokenFeatures } from "./features.js";
+import { levelOf } from "./levels.js";
+import { score } from "./linear.js";
+import { models } from "./models.js";
+import { definitionOf } from "./tool-calls.js";
+
+// The four detectors of one call ask for the same scores in a row.
+const crudCache = new LRUCache<string, Record<Crud, number>>({ max: 256 });
+
+function crudScores(name: string, args: string, definition?: string): Record<Crud, number> {
+  const key = `${name}\u0000${args}\u0000${definition ?? ""}`;
+  let s = crudCache.get(key);
+  if (!s) {
+    const m = models().crud;
+    const x = tokenFeatures(crudTokens(name, args, definition), m.bits);
+    const kinds: Crud[] = ["create", "read", "update", "delete"];
+    const shares = crudShares(kinds.map((c) => score(m.heads.get(c)!, x)));
+    s = { create: shares[0], read: shares[1], update: shares[2], delete: shares[3] };
+    crudCache.set(key, s);
+  }
+  return s;
+}
+
+function toolAction(kind: Crud): DetectorDefinition {
+  return defineDetector({
+    type: `tool_risk/${kind}`,
+    meaningful: ["assistant::tool_call"],
+    logFamily: "tool_risk",
+    detect(text, part, _settings, context) {
+      if (part.location !== "assistant::tool_call") return nothing;
+      const s = crudScores(part.toolName ?? "", text, definitionOf(part.toolName, context));
+      const level = levelOf(s[kind], models().crud.heads.get(kind)!.thresholds);
+      return { level, spans: level !== "l5_unlikely" && text.length ? [{ start: 0, end: text.length, level, labels: [kind] }] : [] };
+    },
+  });
+}
+
+export const create = toolAction("create");
+export const read = toolAction("read");
+export const update = toolAction("update");
+export const remove = toolAction("delete");

@@ -1,0 +1,18 @@
+// What the pii/* detectors share. Structured types (email, IP, card, IBAN,
+// SSN, phone) are validated (public suffix list, isIP, Luhn + IIN, mod-97, SSA
+// ranges, libphonenumber metadata) and report l1 only when validation passes;
+// addresses and names are scored from patterns, lexicons and context words.
+// docs/detectors.md lists what raises and lowers each level.
+import { contentLocations, defineDetector, type Detection, type DetectorDefinition } from "../../detector.js";
+
+/** A pii/* detector: any content location, matches returned as payload spans, logged as data leakage. */
+export function piiDetector(type: `pii/${string}`, detect: (text: string) => Detection): DetectorDefinition {
+  return defineDetector({
+    type,
+    meaningful: contentLocations,
+    payload: true,
+    logFamily: "data_leakage",
+    counter: "pii_flagged",
+    detect: (text) => detect(text),
+  });
+}

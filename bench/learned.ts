@@ -1,4 +1,4 @@
-// npm run bench:learned — speed of the learned detectors (issue 6, item 8):
+// npm run bench:learned — speed of the learned detectors:
 // model load time, and milliseconds per 1,000 characters for all learned
 // detectors that apply to a part, on one core (this process, no workers).
 // Texts are the project's generated examples (no corpus text), varied so the

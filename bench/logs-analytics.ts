@@ -1,5 +1,5 @@
 // `npm run bench:logs`: the logs and analytics endpoints over 1M logged
-// requests on the embedded engine (issue 7: a logs page <= 50 ms; analytics for
+// requests on the embedded engine (targets: a logs page <= 50 ms; analytics for
 // 30 days at P1D or 24 hours at PT1M <= 100 ms), timed over HTTP with the real
 // service. The store is filled through the repositories with what 1M screening
 // requests leave behind: their logs and their per-minute analytics counters.

@@ -1,4 +1,4 @@
-// npm run bench:storage — figures for docs/storage.md (issue 2, item 6).
+// npm run bench:storage — figures for docs/storage.md#measured-figures.
 //
 // 1. acknowledged inserts/s into the logs collection, 1 and 64 concurrent writers;
 // 2. a child process loads 1M events and is killed with SIGKILL (no clean close);

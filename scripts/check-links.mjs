@@ -135,7 +135,7 @@ function checkMarkdownLinks() {
     proseLines(read(file)).forEach((raw, i) => {
       const line = raw.replace(/(`+)(?:(?!\1).)+?\1/g, (s) => " ".repeat(s.length)); // drop code spans
       const targets = [];
-      for (const m of line.matchAll(/!?\[(?:[^\[\]]|\[[^\]]*\])*\]\(\s*(<[^>]*>|[^\s)]+(?:\([^\s)]*\)[^\s)]*)*)(?:\s+(?:"[^"]*"|'[^']*'|\([^)]*\)))?\s*\)/g))
+      for (const m of line.matchAll(/!?\[(?:[^[\]]|\[[^\]]*\])*\]\(\s*(<[^>]*>|[^\s)]+(?:\([^\s)]*\)[^\s)]*)*)(?:\s+(?:"[^"]*"|'[^']*'|\([^)]*\)))?\s*\)/g))
         targets.push(m[1]);
       const def = /^ {0,3}\[[^\]]+\]:\s*(<[^>]*>|\S+)/.exec(line);
       if (def) targets.push(def[1]);

@@ -1,5 +1,5 @@
 // Prints buf/validate/validate.proto back to source from the compiled descriptor
-// embedded in @bufbuild/protovalidate (DESIGN.md 3.3): no npm package ships the
+// embedded in @bufbuild/protovalidate (docs/decisions.md#validation): no npm package ships the
 // .proto file and buf's registry is unreachable from the build machines.
 //
 // The printout is structural: messages, enums, fields, oneofs, extensions and

@@ -1,4 +1,4 @@
-// gRPC server reflection (DESIGN.md 3.4), exercised over a real HTTP/2 server:
+// gRPC server reflection (docs/reflection.md), exercised over a real HTTP/2 server:
 // once with the real `buf curl` (grpcurl cannot be installed on build machines,
 // and buf curl uses the same reflection protocol and fallback), once with a
 // Connect gRPC client to check the raw answers.

@@ -1,4 +1,4 @@
-// Write-time analytics rollups (DESIGN.md 4): one counter document per
+// Write-time analytics rollups (docs/decisions.md#analytics): one counter document per
 // organization, project and minute, bumped with an $inc upsert on a
 // deterministic id for every screening request. Analytics queries bucket these
 // instead of aggregating raw logs, which the embedded engine could not do fast.

@@ -1,4 +1,4 @@
-// AnalyticsService (spec 4.11, docs/api.md "Analytics"): request counts per
+// AnalyticsService (docs/api.md#analytics): request counts per
 // project in contiguous, zero-filled buckets aligned to the floored start.
 import type { ServiceImpl } from "@connectrpc/connect";
 import type { MessageInitShape } from "@bufbuild/protobuf";
@@ -49,7 +49,7 @@ export function analyticsService(deps: { orgs: Organizations; rollups: Analytics
       for (const row of rows) {
         let s = series.get(row.project_id);
         if (!s) series.set(row.project_id, (s = empty()));
-        // Buckets are aligned to the requested start, not to the epoch (DESIGN.md 4).
+        // Buckets are aligned to the requested start, not to the epoch (docs/decisions.md#analytics).
         const bucket = s[Math.floor((row.start.getTime() - start) / bin)];
         for (const f of counterFields) bucket[f] += row[f] ?? 0;
       }

@@ -1,4 +1,4 @@
-// One error model for every protocol (spec section 7, docs/errors.md).
+// One error model for every protocol (docs/api.md#errors, docs/decisions.md#errors).
 //
 // Handlers and interceptors throw ApiError with a stable identifier. The
 // identifier fixes both the HTTP status the REST paths answer and the Connect /
@@ -94,7 +94,7 @@ export function errorDetailOf(err: ConnectError) {
   return err.findDetails(ErrorDetailSchema)[0];
 }
 
-/** The spec's Error object (section 2.7). */
+/** The REST Error object (docs/api.md#error-object). */
 export function errorBody(id: ErrorId | string, message: string, requestId: string, http: number) {
   return { status: "error", error: id, message, code: http, request_id: requestId };
 }

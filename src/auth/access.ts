@@ -1,4 +1,4 @@
-// Which keys may call which RPC (spec section 5, DESIGN.md section 5).
+// Which keys may call which RPC (docs/api.md#authentication, docs/decisions.md#keys).
 //
 // Derived from the contract rather than listed per path: the screening
 // interface is GuardService; a method is a read when the proto marks it

@@ -1,4 +1,4 @@
-// API keys (spec section 5). A key is shown once at creation and stored only
+// API keys (docs/api.md#authentication, docs/decisions.md#keys). A key is shown once at creation and stored only
 // as a SHA-256 hash; the lookup is by hash and the final comparison is
 // constant-time, so neither the store nor response timing reveals a key.
 import { hash, randomBytes, timingSafeEqual } from "node:crypto";

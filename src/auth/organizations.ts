@@ -5,7 +5,7 @@ import { LRUCache } from "lru-cache";
 import type { Collection, Database, Doc } from "../storage/collection.js";
 
 export interface Features {
-  /** Policies V2 (spec section 7: 403 when not enabled). */
+  /** Policies V2: every policy endpoint answers 403 when off (docs/api.md#organizations). */
   policies: boolean;
   /** Logs and analytics endpoints ("available only to selected organizations"). */
   logs_analytics: boolean;

@@ -1,4 +1,4 @@
-// Per-key request rate limit (issue 8): a token bucket per API key id, refilled
+// Per-key request rate limit (docs/decisions.md#rate-limits-and-deadlines): a token bucket per API key id, refilled
 // continuously. Buckets live in this process: with several replicas each
 // enforces the limit on its own share of traffic.
 import { LRUCache } from "lru-cache";

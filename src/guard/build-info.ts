@@ -1,4 +1,4 @@
-// What dev_info reports (issue 5): the build's version and source revision,
+// What dev_info reports (docs/decisions.md#build-information): the build's version and source revision,
 // read once at start-up. Deployments without a .git directory set
 // PARAPET_GIT_REVISION / PARAPET_GIT_TIMESTAMP at build time.
 import { execFileSync } from "node:child_process";

@@ -1,4 +1,4 @@
-// Policy health lint (spec 4.13, issue 5): configuration that validation
+// Policy health lint (docs/api.md#policy-health): configuration that validation
 // accepts but that cannot work as the author expects.
 import safeRegex from "safe-regex2";
 import type { DetectorLookup } from "../screening/engine.js";

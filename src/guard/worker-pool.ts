@@ -1,4 +1,4 @@
-// Screening off the event loop (issue 8). Detectors are synchronous CPU work:
+// Screening off the event loop (docs/decisions.md#worker-threads). Detectors are synchronous CPU work:
 // a 50,000-character conversation takes tens of milliseconds, during which a
 // single-threaded server answers nothing else. Requests over a size threshold
 // are screened on worker threads instead, so small requests keep their latency.

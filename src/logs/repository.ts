@@ -1,4 +1,4 @@
-// Screening request logs (spec 2.8). One document per POST /v2/guard, in a
+// Screening request logs (docs/api.md#log-entry). One document per POST /v2/guard, in a
 // time-series collection on MongoDB (time field `timestamp`, meta field
 // `meta` = organization and project) with retention by TTL.
 import { logFamilyOf } from "../screening/registry.js";
@@ -29,7 +29,7 @@ export interface StoredLog extends Doc {
   detected: boolean;
   /** Detector types that fired; custom guardrails appear as `custom_guardrail`. */
   fired: string[];
-  /** The logs filter values (spec 4.10 detector_types) this request matches; never empty. */
+  /** The logs filter values (`detector_types`, docs/api.md#logs) this request matches; never empty. */
   families: string[];
   messages: StoredLogMessage[];
   results: { detector_type: string; result: string }[];

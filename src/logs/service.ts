@@ -1,4 +1,4 @@
-// LogService (spec 4.10): stored screening logs, oldest first, paged by offset.
+// LogService (docs/api.md#logs): stored screening logs, oldest first, paged by offset.
 import type { HandlerContext, ServiceImpl } from "@connectrpc/connect";
 import type { MessageInitShape } from "@bufbuild/protobuf";
 import type { GuardLogSchema, LogService } from "../../gen/parapet/v1/logs_pb.js";
@@ -8,7 +8,7 @@ import { invalidRequest, requireInstant } from "../api/time.js";
 import type { Organizations } from "../auth/organizations.js";
 import { pageLogs, type GuardLogs, type StoredLog } from "./repository.js";
 
-/** Deepest page a query may reach; beyond it the caller must narrow the time range (spec 7: 403). */
+/** Deepest page a query may reach; beyond it the caller must narrow the time range (403, docs/decisions.md#logs-paging). */
 export const MAX_OFFSET = 100_000;
 
 

@@ -1,4 +1,4 @@
-// Prometheus metrics at /metrics (issue 8). Labels are bounded: endpoints are
+// Prometheus metrics at /metrics (docs/operations.md#metrics). Labels are bounded: endpoints are
 // route templates or RPC paths the service registers, never raw URLs.
 import { Counter, Gauge, Histogram, Registry, collectDefaultMetrics } from "prom-client";
 

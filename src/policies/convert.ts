@@ -1,5 +1,5 @@
 // Policy messages <-> stored documents. Configuration fields that do not apply
-// to a detector type are stored and returned as null (spec 2.3: "or null").
+// to a detector type are stored and returned as null (docs/api.md#detectors).
 import { create } from "@bufbuild/protobuf";
 import { timestampFromDate } from "@bufbuild/protobuf/wkt";
 import {

@@ -1,4 +1,4 @@
-// The built-in default policy (spec section 1, DESIGN.md section 5): every
+// The built-in default policy (docs/api.md#the-default-policy, docs/decisions.md#default-policy): every
 // detector that needs no configuration, at every location it is built for, at
 // the strictest threshold. It has a stable id and is never stored.
 import { detectors } from "../screening/registry.js";

@@ -1,5 +1,5 @@
 // Policies and their versions. The only code that knows the collections and
-// query documents for policies (STYLE.md: storage behind a port).
+// query documents for policies (storage behind a port: docs/storage.md#the-port).
 //
 // `policies` holds the latest version of each policy; `policy_versions` keeps
 // every version for audit. An update bumps `version_id` with one atomic
@@ -46,7 +46,7 @@ export class Policies {
 
   static async open(db: Database): Promise<Policies> {
     const policies = await db.collection<StoredPolicy>("policies");
-    // Names are unique within an organization (spec 2.1); the index makes
+    // Names are unique within an organization (docs/api.md#policy-request); the index makes
     // concurrent creates/renames race-free on both engines.
     await policies.createIndex({ name: "org_name_unique", keys: { org_id: 1, name: 1 }, unique: true });
     const versions = await db.collection<PolicyVersion>("policy_versions");

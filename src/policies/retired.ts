@@ -1,4 +1,4 @@
-// The first-generation /v1-beta/policies endpoints (spec 4.5): always 410,
+// The first-generation /v1-beta/policies endpoints (docs/api.md#retired-endpoints): always 410,
 // naming the /v1/policies operation that replaces each one.
 import type { ServiceImpl } from "@connectrpc/connect";
 import type { RetiredPolicyService } from "../../gen/parapet/v1/retired_policies_pb.js";

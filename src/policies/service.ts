@@ -1,4 +1,4 @@
-// PolicyService handlers (spec 4.1-4.4): translate between messages and the
+// PolicyService handlers (docs/api.md#policies): translate between messages and the
 // repositories, apply the organization's switches and limits.
 import { create } from "@bufbuild/protobuf";
 import type { ServiceImpl } from "@connectrpc/connect";

@@ -1,5 +1,5 @@
-// Policy rules that proto field rules cannot express (spec 2.1 rules 1-3 and
-// the per-type applicability of 2.3). Runs inside the validation interceptor
+// Policy rules that proto field rules cannot express (the cross-field rules and
+// per-type applicability of docs/api.md#policy-request). Runs inside the validation interceptor
 // together with the protovalidate rules, so one 422 names every violation.
 import type { DetectorConfig, PolicyRequest } from "../../gen/parapet/v1/policies_pb.js";
 import type { FieldViolation } from "../api/interceptors/validation.js";

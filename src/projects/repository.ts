@@ -1,4 +1,4 @@
-// Projects (spec 2.6). Each organization's default project has a stable id and
+// Projects (docs/api.md#projects, docs/decisions.md#default-project). Each organization's default project has a stable id and
 // exists without being created: it reads as a built-in record until it is
 // first updated, which stores it.
 import { randomBytes } from "node:crypto";

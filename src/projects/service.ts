@@ -1,4 +1,4 @@
-// ProjectService handlers (spec 4.6-4.9). Error statuses the spec leaves open
+// ProjectService handlers (docs/api.md#projects). Error statuses the contract leaves open
 // are listed in docs/api.md: 404 unknown id, 422 invalid body or a policy_id
 // that names no policy of the organization, 409 deleting the default project.
 import { create } from "@bufbuild/protobuf";

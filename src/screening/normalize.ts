@@ -1,6 +1,6 @@
-// Text normalization before matching (issue 5: NFKC, zero-width characters
+// Text normalization before matching (docs/decisions.md#normalization: NFKC, zero-width characters
 // stripped), with a map back to the original so spans are reported in Unicode
-// code points of the content the client sent (DESIGN.md 5: spans).
+// code points of the content the client sent (docs/decisions.md#spans).
 //
 // NFKC is applied per cluster (a base character and its combining marks):
 // composition never crosses such a boundary, so the result equals whole-string

@@ -1,5 +1,5 @@
 // Splits a screening request into the pieces each location screens
-// (DESIGN.md 5, Locations). system and developer messages are the
+// (docs/decisions.md#locations). system and developer messages are the
 // application's own instructions: context for detectors, never screened.
 import type { Message, ToolDefinition } from "../../gen/parapet/v1/guard_pb.js";
 import type { Location } from "./vocabulary.js";

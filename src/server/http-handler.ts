@@ -25,7 +25,7 @@ export interface HttpHandlerParts {
 export function createHttpHandler(parts: HttpHandlerParts) {
   return (req: Req, res: Res): void => {
     const started = process.hrtime.bigint();
-    // Always our own id: it must be unique per request (spec 2.7), so a
+    // Always our own id: it must be unique per request (docs/api.md#error-object), so a
     // client-sent X-Request-Id is not trusted.
     const requestId = uuidv7();
     req.headers[requestIdHeader] = requestId;

@@ -1,4 +1,4 @@
-// One port for every protocol (DESIGN.md 3.1).
+// One port for every protocol (docs/decisions.md#one-port).
 //
 // gRPC needs HTTP/2; curl, fetch and gRPC-Web clients mostly speak HTTP/1.1.
 // Node's http2.createServer({allowHTTP1}) accepts HTTP/1.1 only over TLS

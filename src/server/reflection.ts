@@ -1,4 +1,4 @@
-// gRPC server reflection (DESIGN.md 3.4) for Connect-ES v2, answered from the
+// gRPC server reflection (docs/reflection.md) for Connect-ES v2, answered from the
 // descriptors embedded in the generated code. No npm package provides this for
 // Connect-ES v2, and grpcurl / buf curl / Postman need it to work without the
 // .proto files.

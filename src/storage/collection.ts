@@ -1,4 +1,4 @@
-// The narrow, driver-shaped storage port (DESIGN.md section 4).
+// The narrow, driver-shaped storage port (docs/storage.md#the-port).
 //
 // Every repository is written against these two interfaces only. They are the
 // subset of the `mongodb` driver's Collection/Db API the project uses, with the

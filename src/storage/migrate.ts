@@ -1,4 +1,4 @@
-// Moving from the embedded engine to MongoDB (issue 2, item 7).
+// Moving from the embedded engine to MongoDB (docs/storage.md#moving-from-the-embedded-engine-to-mongodb).
 //
 //   exportDataDir(dir, file)        embedded data directory -> export file
 //   importInto(db, file)            export file -> any Database (MongoDB in practice)

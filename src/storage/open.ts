@@ -1,4 +1,4 @@
-// Engine selection (DESIGN.md section 4): MongoDB when a URI is configured,
+// Engine selection (docs/decisions.md#storage-engines): MongoDB when a URI is configured,
 // otherwise the embedded engine in the data directory.
 
 import type { Database } from "./collection.js";

@@ -1,4 +1,4 @@
-// POST /v1-beta/analytics (spec 2.11, 4.11): bucket arithmetic against a
+// POST /v1-beta/analytics (docs/api.md#analytics): bucket arithmetic against a
 // brute-force count over the same events, validation and isolation.
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { AnalyticsService } from "../../gen/parapet/v1/analytics_pb.js";

@@ -1,4 +1,4 @@
-// The shipped model files (issue 6, items 5 and 8): they load, fast, within
+// The shipped model files: they load, fast, within
 // the size budget, carry a version and calibrated thresholds, and score
 // deterministically.
 import { readdirSync, statSync } from "node:fs";

@@ -1,4 +1,4 @@
-// moderated_content heads (issue 6, item 2) on hand-written examples: each
+// moderated_content heads on hand-written examples: each
 // category flags clear cases; text that only mentions a sensitive word does
 // not flag at the default threshold.
 import { describe, expect, it } from "vitest";

@@ -1,4 +1,4 @@
-// Bring your own prompt_attack model (issue 6, item 6): a tiny ONNX classifier
+// Bring your own prompt_attack model (docs/learned-detectors.md): a tiny ONNX classifier
 // and a WordPiece vocabulary written by the test replace the built-in model
 // through the async prepare() pass; nothing is downloaded.
 import { mkdtempSync, rmSync, writeFileSync } from "node:fs";

@@ -1,4 +1,4 @@
-// prompt_attack (issue 6, item 1) on hand-written examples: none of these
+// prompt_attack on hand-written examples: none of these
 // sentences is in the corpora or the generators' templates.
 import { describe, expect, it } from "vitest";
 import { assistant, atLeast, flagged, run, toolDefinition, toolResult, user } from "./support.js";

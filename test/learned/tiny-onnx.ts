@@ -1,5 +1,5 @@
 // Builds a tiny ONNX text classifier for the bring-your-own-model test
-// (issue 6, item 6): ModelProto bytes written by hand (protobuf wire format),
+// (ONNX): ModelProto bytes written by hand (protobuf wire format),
 // graph = Gather(embedding, input_ids) -> ReduceMean over the sequence ->
 // logits [1, 2]. Tokens in `attackTokens` push the "attack" logit up.
 

@@ -1,4 +1,4 @@
-// tool_risk/* and dangerous_deviation (issue 6, item 3) on hand-written calls.
+// tool_risk/* and dangerous_deviation on hand-written calls.
 import { describe, expect, it } from "vitest";
 import type { Part } from "../../src/screening/parts.js";
 import { flagged, run, toolCall, toolDefinition, toolResult, user } from "./support.js";

@@ -1,4 +1,4 @@
-// Reproducible training (issue 6, item 5) on a tiny fixed dataset: the same
+// Reproducible training on a tiny fixed dataset: the same
 // seed gives bit-identical weights; calibration picks the documented thresholds.
 import { describe, expect, it } from "vitest";
 import { textFeatures } from "../../src/screening/detectors/learned/features.js";

@@ -1,4 +1,4 @@
-// POST /v1-beta/logs (spec 2.8, 4.10): filters, paging, field shapes.
+// POST /v1-beta/logs (docs/api.md#logs): filters, paging, field shapes.
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { LogService } from "../../gen/parapet/v1/logs_pb.js";
 import { familiesOf, type StoredLog } from "../../src/logs/repository.js";
@@ -36,7 +36,7 @@ function syntheticLog(orgId: string, at: Date, over: Partial<StoredLog> = {}): S
 }
 
 describe("logs written by /v2/guard", () => {
-  it("every GuardLog field is present and typed as the spec says", async () => {
+  it("every GuardLog field is present and typed as the API reference says", async () => {
     const start = new Date(Date.now() - 1000).toISOString();
     const g = await server.rest(
       "POST",

@@ -1,4 +1,4 @@
-// Policies (spec 2.1-2.5, 3.1, 4.1-4.5, 7, 8) over REST and the RPC protocols.
+// Policies (docs/api.md#policies), their retired endpoints, errors and limits, over REST and the RPC protocols.
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import fc from "fast-check";
 import { Code } from "@connectrpc/connect";

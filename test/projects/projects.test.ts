@@ -1,4 +1,4 @@
-// Projects (spec 2.6, 3.2, 4.6-4.9) over REST and gRPC.
+// Projects and their modes (docs/api.md#projects) over REST and gRPC.
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { Code } from "@connectrpc/connect";
 import { ProjectService } from "../../gen/parapet/v1/projects_pb.js";

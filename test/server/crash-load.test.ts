@@ -1,4 +1,4 @@
-// Load with a crash in the middle (issue 8): 20,000 screening requests at 64
+// Load with a crash in the middle: 20,000 screening requests at 64
 // concurrent connections, kill -9 part-way, restart. Every request answered
 // before the kill has its log afterwards, no log is duplicated, and the service
 // answers again within 5 s of the restart. Loopback only, bounded in count.

@@ -1,4 +1,4 @@
-// One suite, every engine (issue 2, item 4): repositories rely on exactly these
+// One suite, every engine (docs/storage.md#the-port): repositories rely on exactly these
 // behaviours, whichever engine runs.
 
 import { afterEach, beforeEach, describe, expect, it } from "vitest";

@@ -1,4 +1,4 @@
-// Crash tests in child processes (issue 2, item 5): kill -9 in the middle of a
+// Crash tests in child processes (docs/storage.md#tests): kill -9 in the middle of a
 // stream of writes, a torn tail, a corrupt record in the middle, a full disk.
 
 import { spawn, spawnSync, type ChildProcess } from "node:child_process";

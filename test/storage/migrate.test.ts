@@ -1,5 +1,5 @@
 // Export of an embedded data directory and import into another database (the
-// path to MongoDB, issue 2 item 7). The target here is a second embedded
+// path to MongoDB, docs/storage.md). The target here is a second embedded
 // database; with MONGODB_URI set, copyEmbeddedToMongo runs against MongoDB too.
 
 import fs from "node:fs";

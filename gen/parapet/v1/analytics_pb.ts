@@ -162,7 +162,7 @@ export const AnalyticsBucketSchema: GenMessage<AnalyticsBucket> = /*@__PURE__*/
   messageDesc(file_parapet_v1_analytics, 3);
 
 /**
- * Analytics, spec sections 2.11 and 4.11.
+ * Analytics (docs/api.md#analytics).
  *
  * @generated from service parapet.v1.AnalyticsService
  */

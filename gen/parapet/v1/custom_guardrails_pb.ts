@@ -183,7 +183,7 @@ export const DeleteCustomGuardrailResponseSchema: GenMessage<DeleteCustomGuardra
   messageDesc(file_parapet_v1_custom_guardrails, 7);
 
 /**
- * Custom guardrails: a Parapet extension to the spec (docs/custom-guardrails.md).
+ * Custom guardrails: a Parapet extension to the API (docs/custom-guardrails.md).
  * A policy enables them by id in `custom_guardrail_ids`.
  *
  * @generated from service parapet.v1.CustomGuardrailService

@@ -13,7 +13,7 @@ export const file_parapet_v1_errors: GenFile = /*@__PURE__*/
   fileDesc("ChdwYXJhcGV0L3YxL2Vycm9ycy5wcm90bxIKcGFyYXBldC52MSJZCgVFcnJvchIOCgZzdGF0dXMYASABKAkSDQoFZXJyb3IYAiABKAkSDwoHbWVzc2FnZRgDIAEoCRIMCgRjb2RlGAQgASgFEhIKCnJlcXVlc3RfaWQYBSABKAkiRQoLRXJyb3JEZXRhaWwSDQoFZXJyb3IYASABKAkSEgoKcmVxdWVzdF9pZBgCIAEoCRITCgtodHRwX3N0YXR1cxgDIAEoBWIGcHJvdG8z");
 
 /**
- * Error is the spec's Error object (section 2.7), the body of every REST error.
+ * Error is the Error object (docs/api.md#error-object), the body of every REST error.
  *
  * @generated from message parapet.v1.Error
  */
@@ -26,7 +26,7 @@ export type Error = Message<"parapet.v1.Error"> & {
   status: string;
 
   /**
-   * Stable machine-readable identifier, see docs/errors.md.
+   * Stable machine-readable identifier, see docs/api.md#error-identifiers.
    *
    * @generated from field: string error = 2;
    */

@@ -102,7 +102,7 @@ export const GetLogsResponseSchema: GenMessage<GetLogsResponse> = /*@__PURE__*/
   messageDesc(file_parapet_v1_logs, 1);
 
 /**
- * GuardLog is one stored screening request (spec 2.8); every field is always present.
+ * GuardLog is one stored screening request (docs/api.md#log-entry); every field is always present.
  *
  * @generated from message parapet.v1.GuardLog
  */
@@ -282,7 +282,7 @@ export const MsgResultSchema: GenMessage<MsgResult> = /*@__PURE__*/
   messageDesc(file_parapet_v1_logs, 5);
 
 /**
- * Request logs, spec sections 2.8 and 4.10.
+ * Request logs (docs/api.md#logs).
  *
  * @generated from service parapet.v1.LogService
  */

@@ -14,7 +14,7 @@ export const file_parapet_v1_options: GenFile = /*@__PURE__*/
   fileDesc("ChhwYXJhcGV0L3YxL29wdGlvbnMucHJvdG8SCnBhcmFwZXQudjE6OwoIbnVsbGFibGUSHS5nb29nbGUucHJvdG9idWYuRmllbGRPcHRpb25zGNGGAyABKAhSCG51bGxhYmxlYgZwcm90bzM", [file_google_protobuf_descriptor]);
 
 /**
- * The spec shows this field as "... or null": on the REST paths an unset
+ * docs/api.md shows this field as "... or null": on the REST paths an unset
  * value is written as JSON null instead of being omitted.
  *
  * @generated from extension: bool nullable = 50001;

@@ -51,7 +51,7 @@ export const RetiredPolicyResponseSchema: GenMessage<RetiredPolicyResponse> = /*
   messageDesc(file_parapet_v1_retired_policies, 1);
 
 /**
- * The first-generation policy endpoints (spec 4.5). They answer 410 whatever
+ * The first-generation policy endpoints (docs/api.md#retired-endpoints). They answer 410 whatever
  * the body, so the body is taken raw (google.api.HttpBody) and never parsed.
  *
  * @generated from service parapet.v1.RetiredPolicyService

@@ -52,7 +52,7 @@ export const PingResponseSchema: GenMessage<PingResponse> = /*@__PURE__*/
   messageDesc(file_parapet_v1_system, 1);
 
 /**
- * Service-level calls that are not part of the spec (docs/api.md).
+ * Service-level calls that are Parapet extensions (docs/api.md#protocols-and-paths).
  *
  * @generated from service parapet.v1.SystemService
  */

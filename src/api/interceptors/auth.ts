@@ -1,4 +1,4 @@
-// Bearer-key authentication and authorization (spec section 5).
+// Bearer-key authentication and authorization (docs/api.md#authentication).
 import type { Interceptor } from "@connectrpc/connect";
 import { accessOf } from "../../auth/access.js";
 import type { ApiKeys } from "../../auth/api-keys.js";

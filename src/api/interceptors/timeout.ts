@@ -1,4 +1,4 @@
-// Request deadline (issue 8). The handler's work is not cancelled (detectors
+// Request deadline (docs/decisions.md#rate-limits-and-deadlines). The handler's work is not cancelled (detectors
 // are synchronous), but the caller gets 504 instead of waiting indefinitely.
 import type { Interceptor } from "@connectrpc/connect";
 import { ApiError } from "../errors.js";

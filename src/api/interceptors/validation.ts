@@ -1,5 +1,5 @@
 // Field-local rules live in the proto and are enforced here, once, for every
-// protocol (STYLE.md: protovalidate). Every violation is reported at once.
+// protocol (docs/decisions.md#validation). Every violation is reported at once.
 import { createValidator, type Violation } from "@bufbuild/protovalidate";
 import { pathToString } from "@bufbuild/protobuf/reflect";
 import type { Interceptor } from "@connectrpc/connect";

@@ -1,4 +1,4 @@
-// override_allow and override_deny (DESIGN.md 5, "Overrides"). The engine
+// override_allow and override_deny (docs/decisions.md#overrides). The engine
 // applies the precedence allow > deny > detectors; these functions only say
 // whether a message matches the policy's `override_list`.
 //

@@ -8,7 +8,7 @@
 // "Send_Email" may be different tools to the application. A match is reported
 // at l1_confident with one span over the (untrimmed) name. Without an action
 // or with a missing list the detector reports nothing (policy validation
-// requires both, spec 2.3).
+// requires both, docs/api.md#detectors).
 import { defineDetector, nothing, type Detection } from "../detector.js";
 import type { DetectorConfig } from "../vocabulary.js";
 

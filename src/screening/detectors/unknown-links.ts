@@ -1,4 +1,4 @@
-// unknown_links (DESIGN.md 5, "Unknown links"): URLs with or without a
+// unknown_links (docs/decisions.md#unknown-links): URLs with or without a
 // scheme, reduced to their registrable domain with the public suffix list
 // (tldts), flagged unless the host is in the policy's `allowed_domains` or in
 // the built-in list lexicons/well-known-domains.txt. Matching includes

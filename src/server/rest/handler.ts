@@ -1,10 +1,10 @@
-// REST/JSON transcoding of the spec's paths onto the RPC services.
+// REST/JSON transcoding of the documented paths (docs/api.md#protocols-and-paths) onto the RPC services.
 //
 // Routes come from the google.api.http options of the generated descriptors
 // (no hand-written route table). Each call runs the same implementations
 // through the same interceptor chain (errors, auth, validation) as gRPC and
 // Connect clients; this layer only translates JSON <-> messages and
-// ConnectError -> the spec's Error object.
+// ConnectError -> the Error object (docs/api.md#error-object).
 //
 // Calls go straight to Connect's server-side unary invocation (invoke-unary.ts
 // says why and what that costs in coupling).

@@ -1,6 +1,6 @@
-// JSON rendering rules of the REST paths (DESIGN.md 3.2): the spec's
+// JSON rendering rules of the REST paths (docs/decisions.md#rest-json): the API's
 // snake_case names, required fields always present ([] / false / 0 / ""), and
-// JSON null for fields the spec shows as "... or null" (proto option
+// JSON null for fields documented as "... or null" (proto option
 // parapet.v1.nullable), which proto3 JSON would otherwise omit.
 import { getOption, toJson, type DescMessage, type JsonValue, type MessageShape } from "@bufbuild/protobuf";
 import { nullable } from "../../../gen/parapet/v1/options_pb.js";

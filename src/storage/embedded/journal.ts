@@ -1,7 +1,7 @@
 // The append-only journal: group commit on the write side, torn-tail and
 // corruption handling on the read side.
 //
-// Durability contract (DESIGN.md section 4): a write's promise resolves only
+// Durability contract (docs/storage.md#writes-and-durability): a write's promise resolves only
 // after the write(2) of its record and an fdatasync(2) of the segment returned.
 // Records appended while a flush is in flight ride the next flush, so 64
 // concurrent writers share one fdatasync instead of queueing 64 of them.

@@ -1,4 +1,4 @@
-// allowed_tools for prompt_attack on tool_definition::content (spec 2.3): a
+// allowed_tools for prompt_attack on tool_definition::content (docs/api.md#detectors): a
 // definition is not flagged when an entry's tool_name equals the tool's name
 // and its tool_matcher matches the definition. tool_matcher matches when,
 // with whitespace collapsed, it equals the whole definition text the engine

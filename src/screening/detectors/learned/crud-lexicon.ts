@@ -1,4 +1,4 @@
-// Verb lexicon for tool_risk/create, read, update, delete (issue 6, item 3).
+// Verb lexicon for tool_risk/create, read, update, delete.
 // The CRUD model gets "this word is a delete verb" as a feature, so a verb
 // seen only in the lexicon (not in the generated training calls) still counts.
 export type Crud = "create" | "read" | "update" | "delete";

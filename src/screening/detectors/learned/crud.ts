@@ -1,4 +1,4 @@
-// tool_risk/create, read, update, delete (issue 6, item 3): what a tool call
+// tool_risk/create, read, update, delete: what a tool call
 // does. Tokens come from the function name (split snake/camel/dots), the
 // argument keys, operation-bearing values (HTTP method, SQL statement, shell
 // command, action/operation fields) and the tool's definition when the

@@ -1,10 +1,10 @@
-// tool_risk/untrusted_destination and tool_risk/untrusted_source (issue 6,
-// item 3). Destinations are URLs, bare hosts, e-mail addresses and IP
+// tool_risk/untrusted_destination and tool_risk/untrusted_source.
+// Destinations are URLs, bare hosts, e-mail addresses and IP
 // addresses in the arguments, reduced to the registrable domain with the
 // public suffix list (tldts). A destination is trusted when its domain (or a
 // parent) is in the built-in well-known list that unknown_links uses
 // (detectors/lexicons/well-known-domains.txt) or in this module's short
-// supplement; the spec gives tool_risk no allowed_domains field.
+// supplement; tool_risk has no allowed_domains field (docs/decisions.md#tool-risk-destinations).
 import { existsSync, readFileSync } from "node:fs";
 import { parse } from "tldts";
 import type { ArgValue } from "./tool-calls.js";

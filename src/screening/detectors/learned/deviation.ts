@@ -1,4 +1,4 @@
-// dangerous_deviation (issue 6, item 3): a tool call whose effect goes beyond
+// dangerous_deviation: a tool call whose effect goes beyond
 // what the user asked for. The call gets an action class from its name words,
 // its operation-bearing arguments and a few argument values (visibility
 // "public", share_with "anyone"); the user's messages before the call get the

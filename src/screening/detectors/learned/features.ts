@@ -1,4 +1,4 @@
-// Hashed sparse features for the learned text models (issue 6): word unigrams
+// Hashed sparse features for the learned text models: word unigrams
 // and bigrams plus character 3-5-grams, hashed with a sign bit into 2^bits
 // buckets, log-scaled counts, L2-normalized. Training and inference call the
 // same functions, so a model file is only valid with the feature version it

@@ -1,4 +1,4 @@
-// Score -> confidence level (issue 6, item 4). Thresholds come from the
+// Score -> confidence level. Thresholds come from the
 // manifest, where training put the lowest validation score at which each
 // level's precision floor held; see docs/learned-detectors.md.
 import { thresholds, type Level, type Threshold } from "../../vocabulary.js";

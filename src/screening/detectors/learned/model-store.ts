@@ -1,5 +1,5 @@
 // Loads the shipped model files (models/manifest.json and the .bin weight
-// files it names) once, synchronously, at start-up (issue 6, items 5 and 8).
+// files it names) once, synchronously, at start-up.
 import { readFileSync } from "node:fs";
 import type { Level } from "../../vocabulary.js";
 import { FEATURE_VERSION } from "./features.js";

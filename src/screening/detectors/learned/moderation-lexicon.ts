@@ -1,4 +1,4 @@
-// Category words for the moderation heads (issue 6, item 2): each word of a
+// Category words for the moderation heads: each word of a
 // text found here adds a "this is a violence word" feature, so a word the
 // training data never used (strangle, tabun) still moves its category's head.
 // Whether the text is harmful is left to the model, which also sees the

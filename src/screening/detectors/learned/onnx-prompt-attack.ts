@@ -1,4 +1,4 @@
-// Bring your own prompt_attack model (issue 6, item 6): an ONNX text
+// Bring your own prompt_attack model (docs/learned-detectors.md): an ONNX text
 // classifier (for example a fine-tuned BERT-family transformer the operator
 // downloaded) replaces the built-in linear model. Everything is read from
 // local files: the model with onnxruntime-node (CPU), the tokenizer from a

@@ -1,4 +1,4 @@
-// tool_risk/payload (issue 6, item 3): malicious payloads in tool-call
+// tool_risk/payload: malicious payloads in tool-call
 // arguments. Each string value of the arguments is checked against pattern
 // families (shell chaining and reverse shells, SQL injection, path traversal,
 // code execution and template injection, HTML/JS, markdown/HTML exfiltration

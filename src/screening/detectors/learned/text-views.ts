@@ -1,4 +1,4 @@
-// Obfuscation handling shared by the learned detectors (issue 6, item 1):
+// Obfuscation handling shared by the learned detectors:
 // homoglyph folding, invisible Unicode tag characters decoded to ASCII,
 // base64 / hex blobs decoded, leetspeak de-substituted. Each decoded view is
 // appended to the text the model reads, behind a marker token, so one linear

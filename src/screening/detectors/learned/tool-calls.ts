@@ -1,4 +1,4 @@
-// What the agent detectors read from a tool call (issue 6, item 3): the
+// What the agent detectors read from a tool call: the
 // function name split into words, the arguments flattened to (key, value)
 // pairs, the tool's definition from the same request, and the user's messages.
 import { LRUCache } from "lru-cache";

@@ -7,7 +7,7 @@ import { fileURLToPath } from "node:url";
 
 const here = path.dirname(fileURLToPath(import.meta.url));
 
-export const projectRoot = path.basename(path.dirname(here)) === "dist" ? path.resolve(here, "../..") : path.resolve(here, "..");
+const projectRoot = path.basename(path.dirname(here)) === "dist" ? path.resolve(here, "../..") : path.resolve(here, "..");
 
 /** An absolute path inside the project, e.g. `projectFile("models", "manifest.json")`. */
 export function projectFile(...segments: string[]): string {

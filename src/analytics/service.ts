@@ -9,11 +9,11 @@ import type { Organizations } from "../auth/organizations.js";
 import { counterFields, type AnalyticsRollups, type Counter } from "./rollups.js";
 
 const MINUTE = 60_000;
-export const MAX_RANGE_DAYS = 180;
-export const MAX_BUCKETS = 10_000;
+const MAX_RANGE_DAYS = 180;
+const MAX_BUCKETS = 10_000;
 
 /** `PT{n}M`, `PT{n}H` or `P{n}D` (shape checked by the proto rule) in milliseconds. */
-export function resolutionMs(resolution: string): number {
+function resolutionMs(resolution: string): number {
   const m = /^P(?:T(\d+)([MH])|(\d+)D)$/.exec(resolution);
   if (!m) throw invalid(`resolution: '${resolution}' is not PT{n}M, PT{n}H or P{n}D`);
   if (m[3]) return Number(m[3]) * 1440 * MINUTE;

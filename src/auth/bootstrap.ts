@@ -14,7 +14,7 @@ export interface BootstrapOptions {
   screeningKey?: string;
 }
 
-export const BOOTSTRAP_KEYS_FILE = "bootstrap-keys.json";
+const BOOTSTRAP_KEYS_FILE = "bootstrap-keys.json";
 
 export async function bootstrap(orgs: Organizations, keys: ApiKeys, options: BootstrapOptions, log: Logger): Promise<void> {
   const fresh = (await orgs.count()) === 0;

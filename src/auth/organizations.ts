@@ -23,11 +23,11 @@ export interface Organization extends Doc {
 }
 
 export const DEFAULT_ORG_ID = "org-default";
-export const DEFAULT_MAX_POLICIES = 100;
+const DEFAULT_MAX_POLICIES = 100;
 const allFeatures: Features = { policies: true, logs_analytics: true, agentic: true };
 
 /** The default project of an organization has a stable id derived from the org id. */
-export function defaultProjectIdOf(orgId: string): string {
+function defaultProjectIdOf(orgId: string): string {
   return orgId === DEFAULT_ORG_ID ? "project-default" : `project-default-${orgId.replace(/^org-/, "")}`;
 }
 

@@ -27,7 +27,7 @@ export function guardrailViolations(g: CustomGuardrail | undefined): FieldViolat
   return out;
 }
 
-export function guardrailMessage(g: StoredGuardrail): CustomGuardrail {
+function guardrailMessage(g: StoredGuardrail): CustomGuardrail {
   return create(CustomGuardrailSchema, {
     id: g._id,
     name: g.name,

@@ -37,7 +37,7 @@ export interface StoredLog extends Doc {
   event_metadata: string;
 }
 
-export const LOGS_COLLECTION = "guard_logs";
+const LOGS_COLLECTION = "guard_logs";
 
 /** Maps fired detector types to the logs filter values their definitions declare (docs/api.md#logs). */
 export function familiesOf(fired: string[]): LogFamily[] {

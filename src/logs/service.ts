@@ -1,5 +1,5 @@
 // LogService (docs/api.md#logs): stored screening logs, oldest first, paged by offset.
-import type { HandlerContext, ServiceImpl } from "@connectrpc/connect";
+import type { ServiceImpl } from "@connectrpc/connect";
 import type { MessageInitShape } from "@bufbuild/protobuf";
 import type { GuardLogSchema, LogService } from "../../gen/parapet/v1/logs_pb.js";
 import { ApiError } from "../api/errors.js";
@@ -9,10 +9,10 @@ import type { Organizations } from "../auth/organizations.js";
 import { pageLogs, type GuardLogs, type StoredLog } from "./repository.js";
 
 /** Deepest page a query may reach; beyond it the caller must narrow the time range (403, docs/decisions.md#logs-paging). */
-export const MAX_OFFSET = 100_000;
+const MAX_OFFSET = 100_000;
 
 
-export function guardLogOf(l: StoredLog): MessageInitShape<typeof GuardLogSchema> {
+function guardLogOf(l: StoredLog): MessageInitShape<typeof GuardLogSchema> {
   return {
     requestUuid: l._id,
     timestamp: l.timestamp.toISOString(),

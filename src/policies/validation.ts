@@ -7,7 +7,7 @@ import { allowedDomainProblem } from "../screening/detectors/unknown-links.js";
 import { definitionOf, detectors } from "../screening/registry.js";
 import { configFields, type ConfigField, type Location } from "../screening/vocabulary.js";
 
-export const NAME_MAX = 100;
+const NAME_MAX = 100;
 
 /** Config fields as they appear on a decoded DetectorConfig: null/[] both mean "not given". */
 function given(d: DetectorConfig, field: ConfigField): boolean {

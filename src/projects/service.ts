@@ -17,7 +17,7 @@ export interface ProjectServiceDeps {
   projects: Projects;
 }
 
-export function projectMessage(p: StoredProject): Project {
+function projectMessage(p: StoredProject): Project {
   return create(ProjectSchema, {
     id: p._id,
     name: p.name,

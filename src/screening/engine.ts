@@ -60,7 +60,7 @@ export interface Screening {
 /** Detector ids by type, then location: one string per pair, not one per outcome. */
 const detectorIds = new Map<string, Map<string, string>>();
 
-export function detectorIdOf(type: string, location: string): string {
+function detectorIdOf(type: string, location: string): string {
   let byLocation = detectorIds.get(type);
   if (!byLocation) detectorIds.set(type, (byLocation = new Map()));
   let id = byLocation.get(location);

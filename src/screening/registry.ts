@@ -67,10 +67,6 @@ export function definitionOf(type: string): DetectorDefinition | undefined {
   return byType.get(type);
 }
 
-export function isDetectorType(type: string): boolean {
-  return byType.has(type);
-}
-
 /** The function the engine runs for a type; undefined for a type this build does not know. */
 export function detectFnOf(type: string): DetectFn | undefined {
   return byType.get(type)?.detect;
@@ -93,11 +89,6 @@ export function counterOf(type: string): FamilyCounter | undefined {
 /** Whether a flagged outcome's spans go into the `/v2/guard` payload. */
 export function reportsPayload(type: string): boolean {
   return type === CUSTOM_GUARDRAIL || Boolean(byType.get(type)?.payload);
-}
-
-/** Types that run in the default policy: every one that needs no configuration. */
-export function needsConfig(type: string): boolean {
-  return (byType.get(type)?.requires.length ?? 0) > 0;
 }
 
 export interface DetectorOptions {

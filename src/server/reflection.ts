@@ -61,14 +61,6 @@ export function registerReflection(
   });
 }
 
-/** Same as {@link registerReflection}, in the shape `connectNodeAdapter({ routes })` takes. */
-export function reflectionRoutes(
-  services: readonly DescService[],
-  extraFiles: readonly DescFile[] = [],
-): (router: ConnectRouter) => void {
-  return (router) => registerReflection(router, services, extraFiles);
-}
-
 class ReflectionIndex {
   private readonly serviceNames: string[];
   private readonly files = new Map<string, DescFile>();

@@ -16,7 +16,7 @@ export interface StorageConfig {
   onWarning?: (message: string, error: unknown) => void;
 }
 
-export const DEFAULT_DATA_DIR = "./data";
+const DEFAULT_DATA_DIR = "./data";
 
 export async function openDatabase(config: StorageConfig): Promise<Database> {
   if (config.mongodbUri) {

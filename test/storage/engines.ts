@@ -23,7 +23,7 @@ export function tempDir(prefix = "parapet-storage-"): string {
 
 const embeddedDirs = new WeakMap<Database, string>();
 
-export const embedded: EngineUnderTest = {
+const embedded: EngineUnderTest = {
   name: "embedded",
   available: true,
   async create() {

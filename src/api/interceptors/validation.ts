@@ -14,7 +14,7 @@ export interface FieldViolation {
 }
 
 /** One line per violation, so a client sees every broken rule in one round trip. */
-export function violationMessage(violations: FieldViolation[]): string {
+function violationMessage(violations: FieldViolation[]): string {
   return (
     "validation failed: " +
     violations.map((v) => `${v.field || "(request)"}: ${v.message}${v.rule ? ` [${v.rule}]` : ""}`).join("; ")

@@ -62,12 +62,6 @@ export function before(text: string, start: number, width: number): string {
   return text.slice(Math.max(0, start - width), start).toLowerCase();
 }
 
-
-/** Do [a, b) and [c, d) overlap? */
-export function overlaps(a: number, b: number, c: number, d: number): boolean {
-  return a < d && c < b;
-}
-
 /** True if [start, end) overlaps any of the ranges (sorted or not; the lists are short). */
 export function overlapsAny(start: number, end: number, ranges: readonly { start: number; end: number }[]): boolean {
   for (const r of ranges) if (r.start < end && start < r.end) return true;

@@ -41,7 +41,7 @@ export interface Normalized {
  * its following combining marks are normalized together so that NFKC can
  * compose them (e + U+0301 -> é).
  */
-export function normalizeForOverride(input: string): Normalized {
+function normalizeForOverride(input: string): Normalized {
   let text = "";
   let from = new Uint32Array(input.length + 16);
   let to = new Uint32Array(input.length + 16);

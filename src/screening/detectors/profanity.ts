@@ -373,7 +373,7 @@ function nameContext(text: string, w: Words, t: number): boolean {
   return (/^\p{Lu}/u.test(prev) && !/[.!?]$/.test(prev)) || /^\p{Lu}/u.test(next);
 }
 
-export function findProfanity(text: string): Finding[] {
+function findProfanity(text: string): Finding[] {
   const w = words(text);
   const { start, end } = w;
   const count = start.length;

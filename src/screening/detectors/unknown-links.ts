@@ -165,7 +165,7 @@ function candidates(text: string): Candidate[] {
   return out;
 }
 
-export function findUnknownLinks(text: string, config: DetectorConfig = {}): Finding[] {
+function findUnknownLinks(text: string, config: DetectorConfig = {}): Finding[] {
   const allowed = new Set((config.allowed_domains ?? []).map(normalizeDomain).filter(Boolean));
   const out: Finding[] = [];
   for (const c of candidates(text)) {

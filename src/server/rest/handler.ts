@@ -49,7 +49,7 @@ export interface RestOptions {
 
 export type RestHandler = (req: Req, res: Res, requestId: string) => Promise<void>;
 
-export function buildRoutes(services: DescService[]): Route[] {
+function buildRoutes(services: DescService[]): Route[] {
   const routes: Route[] = [];
   for (const service of services) {
     for (const method of service.methods) {

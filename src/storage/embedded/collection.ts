@@ -16,14 +16,28 @@ import type {
   UpdateOptions,
   UpdateResult,
 } from "../collection.js";
-import type { EmbeddedDatabase } from "./engine.js";
 import type { MemoryTable } from "./memory-table.js";
 import { countDocs, findDocs, findRows, type FindSpec, type Table } from "./query.js";
 import { applyUpdate, assertOperatorUpdate, buildUpsert } from "./update.js";
 
+/**
+ * What a collection asks of its database (EmbeddedDatabase, engine.ts): the
+ * writes go through the database, which owns the journal and its ordering.
+ * Declared here so the database can hand itself to its collections without an
+ * import cycle.
+ */
+export interface TableStore {
+  assertUsable(): void;
+  tableOrThrow(name: string): Table;
+  insertDocs(table: Table, docs: Doc[]): Promise<void>;
+  replaceDoc(table: MemoryTable, row: number, doc: Doc): Promise<void>;
+  deleteRows(table: Table, rows: number[]): Promise<void>;
+  createIndex(table: Table, spec: IndexSpec): Promise<void>;
+}
+
 export class EmbeddedCollection<T extends Doc = Doc> implements Collection<T> {
   constructor(
-    private readonly db: EmbeddedDatabase,
+    private readonly db: TableStore,
     readonly name: string,
   ) {}
 

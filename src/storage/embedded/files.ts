@@ -39,14 +39,6 @@ export async function fsyncDir(dir: string): Promise<void> {
   }
 }
 
-export function fsyncDirSync(dir: string): void {
-  const fd = fs.openSync(dir, "r");
-  try {
-    fs.fsyncSync(fd);
-  } finally {
-    fs.closeSync(fd);
-  }
-}
 
 export interface RecordLocation {
   file: number;
@@ -55,7 +47,7 @@ export interface RecordLocation {
 }
 
 /** Raised when a stored record fails its checksum when read back. */
-export class CorruptRecordError extends Error {
+class CorruptRecordError extends Error {
   constructor(
     readonly file: string,
     readonly offset: number,

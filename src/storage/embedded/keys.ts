@@ -5,14 +5,14 @@
 // a number or a string, so a column of dates or numbers stays a packed double
 // array in V8 (8 bytes a row) instead of an array of boxed objects.
 
-export const RANK_NULL = 1; // null and missing, as MongoDB indexes them
+const RANK_NULL = 1; // null and missing, as MongoDB indexes them
 export const RANK_NUMBER = 2;
 export const RANK_STRING = 3;
-export const RANK_OBJECT = 4;
+const RANK_OBJECT = 4;
 export const RANK_ARRAY = 5;
-export const RANK_BOOL = 8;
+const RANK_BOOL = 8;
 export const RANK_DATE = 9;
-export const RANK_OTHER = 10;
+const RANK_OTHER = 10;
 
 export type KeyValue = number | string;
 

@@ -15,7 +15,7 @@ import fs from "node:fs";
 import os from "node:os";
 import path from "node:path";
 
-export const LOCK_FILE = "LOCK";
+const LOCK_FILE = "LOCK";
 
 interface LockContent {
   pid: number;
@@ -32,7 +32,7 @@ export interface DirectoryLock {
   release(): void;
 }
 
-export class DataDirectoryLockedError extends Error {
+class DataDirectoryLockedError extends Error {
   constructor(
     readonly dir: string,
     readonly owner: LockContent | undefined,

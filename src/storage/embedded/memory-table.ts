@@ -109,14 +109,14 @@ export class MemoryTable {
   }
 }
 
-export function keyOf(index: SortedIndex, doc: Doc): Record<string, unknown> {
+function keyOf(index: SortedIndex, doc: Doc): Record<string, unknown> {
   const key: Record<string, unknown> = {};
   for (const f of index.fields) key[f.name] = valueAtPath(doc, f.path) ?? null;
   return key;
 }
 
 /** MongoDB's wording, so logs read the same whichever engine runs. */
-export function duplicateKey(collection: string, index: string, key: Record<string, unknown>): DuplicateKeyError {
+function duplicateKey(collection: string, index: string, key: Record<string, unknown>): DuplicateKeyError {
   const shown = Object.entries(key)
     .map(([k, v]) => `${k}: ${JSON.stringify(v instanceof Date ? v.toISOString() : v)}`)
     .join(", ");

@@ -47,7 +47,7 @@ export type Plan =
 
 const RANGE_RANKS = new Set([RANK_NUMBER, RANK_STRING, RANK_DATE]);
 
-export function extractPredicates(filter: Filter): Predicates {
+function extractPredicates(filter: Filter): Predicates {
   const out: Predicates = { fields: new Map(), residual: false };
   collect(filter, out);
   return out;

@@ -17,7 +17,7 @@ interface Candidates {
   plan: Plan;
 }
 
-export function candidates(table: Table, filter: Filter, sort?: Sort): Candidates {
+function candidates(table: Table, filter: Filter, sort?: Sort): Candidates {
   const plan = planQuery(filter, sort, table.plannable(), table.kind === "memory");
   const wantsSort = !!sort && Object.keys(sort).length > 0;
   switch (plan.kind) {

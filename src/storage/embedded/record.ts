@@ -13,9 +13,9 @@ import { crc32 } from "node:zlib";
 
 export const HEADER_BYTES = 8;
 /** MongoDB's document limit, so both engines refuse the same documents. */
-export const MAX_DOCUMENT_BYTES = 16 * 1024 * 1024;
+const MAX_DOCUMENT_BYTES = 16 * 1024 * 1024;
 /** Sanity bound for a length field read back from disk. */
-export const MAX_PAYLOAD_BYTES = MAX_DOCUMENT_BYTES + 64 * 1024;
+const MAX_PAYLOAD_BYTES = MAX_DOCUMENT_BYTES + 64 * 1024;
 
 export const OP_PUT = 1;
 export const OP_DELETE = 2;
@@ -28,7 +28,7 @@ export const OP_SEGMENT_START = 7;
 
 const KNOWN_OPS = new Set([OP_PUT, OP_DELETE, OP_TS_DELETE, OP_CREATE_COLLECTION, OP_CREATE_INDEX, OP_SET_OPTIONS, OP_SEGMENT_START]);
 
-export function isKnownOp(op: number): boolean {
+function isKnownOp(op: number): boolean {
   return KNOWN_OPS.has(op);
 }
 

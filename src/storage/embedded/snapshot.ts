@@ -16,7 +16,7 @@ const MAGIC = Buffer.from("PRPTSNAP");
 const FORMAT_VERSION = 1;
 const HEADER_BYTES = 24;
 
-export class CorruptSnapshotError extends Error {
+class CorruptSnapshotError extends Error {
   constructor(
     readonly file: string,
     reason: string,

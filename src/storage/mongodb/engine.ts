@@ -9,8 +9,8 @@ import { StorageUnavailableError } from "../collection.js";
 import { MongoCollection } from "./collection.js";
 import { DEFAULT_RETRY, withRetry, type RetryPolicy } from "./retry.js";
 
-export const MIN_SERVER_VERSION: [number, number] = [6, 3];
-export const DEFAULT_DATABASE = "parapet";
+const MIN_SERVER_VERSION: [number, number] = [6, 3];
+const DEFAULT_DATABASE = "parapet";
 
 export interface MongoEngineOptions {
   retry?: RetryPolicy;

@@ -32,7 +32,7 @@ export function isTransient(e: unknown): boolean {
 }
 
 /** The operation certainly did not reach a server. */
-export function notSent(e: unknown): boolean {
+function notSent(e: unknown): boolean {
   return e instanceof MongoServerSelectionError;
 }
 

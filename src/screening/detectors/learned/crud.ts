@@ -27,7 +27,7 @@ export function crudTokens(name: string, args: string, definition?: string): str
   });
   if (words.length) t.push("n0:" + words[0], "nz:" + words[words.length - 1]);
   for (const k of argKeys(args).slice(0, 20)) for (const w of nameWords(k)) t.push("k:" + w);
-  let shellArgs: string[] = [];
+  const shellArgs: string[] = [];
   for (const v of argValues(args, 40)) {
     const key = v.key.toLowerCase();
     const value = v.value.trim();

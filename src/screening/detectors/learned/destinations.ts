@@ -7,7 +7,6 @@
 // supplement; tool_risk has no allowed_domains field (docs/decisions.md#tool-risk-destinations).
 import { existsSync, readFileSync } from "node:fs";
 import { parse } from "tldts";
-import type { ArgValue } from "./tool-calls.js";
 import { LEXICONS } from "../lexicons/dir.js";
 import { projectFile } from "../../../paths.js";
 
@@ -20,7 +19,7 @@ const SUPPLEMENT =
 
 let trusted: Set<string> | undefined;
 
-export function trustedDomains(): Set<string> {
+function trustedDomains(): Set<string> {
   if (trusted) return trusted;
   const set = new Set(SUPPLEMENT.split(/\s+/));
   const shared = projectFile(LEXICONS, "well-known-domains.txt");
@@ -34,7 +33,7 @@ export function trustedDomains(): Set<string> {
   return set;
 }
 
-export function isTrustedHost(host: string): boolean {
+function isTrustedHost(host: string): boolean {
   const set = trustedDomains();
   let h = host.toLowerCase().replace(/\.$/, "");
   for (;;) {
@@ -120,8 +119,4 @@ export function destinationContext(key: string, toolWords: string[]): Destinatio
 /** Signature the calibrated level table is keyed by (models/manifest.json, rules). */
 export function destinationSignature(d: Destination, context: DestinationContext): string {
   return `${d.kind === "ip" ? "ip" : d.kind === "email" ? "email" : "domain"}:${context}`;
-}
-
-export function valuesWithDestinations(values: ArgValue[]): { value: ArgValue; found: Destination[] }[] {
-  return values.map((value) => ({ value, found: destinationsIn(value.value) })).filter((x) => x.found.length > 0);
 }

@@ -9,7 +9,7 @@
 import { argValues, nameWords } from "./tool-calls.js";
 
 export type ActionClass = "destructive" | "financial" | "outbound" | "sharing";
-export const ACTION_CLASSES: ActionClass[] = ["destructive", "financial", "outbound", "sharing"];
+const ACTION_CLASSES: ActionClass[] = ["destructive", "financial", "outbound", "sharing"];
 
 const CALL_WORDS: Record<ActionClass, string> = {
   destructive: "delete remove drop destroy purge erase wipe rm rmdir truncate terminate kill uninstall cancel revoke shred format nuke trash unlink deregister deactivate expunge flush prune",

@@ -147,11 +147,11 @@ export interface TextFeatures {
 }
 
 /** Texts longer than this are also scored window by window (an injection in a long document). */
-export const CHUNK_OVER = 700;
+const CHUNK_OVER = 700;
 const CHUNK_TARGET = 400;
 
 /** Window boundaries: cut at line or sentence ends near the target size. */
-export function chunkRanges(text: string): { start: number; end: number }[] {
+function chunkRanges(text: string): { start: number; end: number }[] {
   const out: { start: number; end: number }[] = [];
   let start = 0;
   while (start < text.length) {

@@ -24,7 +24,7 @@ export interface OnnxPromptAttackOptions {
  * probability; operators who calibrate their model set
  * PARAPET_PROMPT_ATTACK_ONNX_THRESHOLDS="l1,l2,l3,l4".
  */
-export const DEFAULT_ONNX_THRESHOLDS: LevelThresholds = { l1_confident: 0.98, l2_very_likely: 0.9, l3_likely: 0.75, l4_less_likely: 0.5 };
+const DEFAULT_ONNX_THRESHOLDS: LevelThresholds = { l1_confident: 0.98, l2_very_likely: 0.9, l3_likely: 0.75, l4_less_likely: 0.5 };
 
 export interface WordPieceTokenizer {
   vocab: Map<string, number>;

@@ -22,7 +22,7 @@ for (let i = 0; i + 1 < HOMOGLYPH_PAIRS.length; i += 2) {
  * Lower-cases and folds homoglyphs to Latin. Length-preserving (UTF-16 units),
  * so offsets into the result are offsets into the input.
  */
-export function foldText(text: string): string {
+function foldText(text: string): string {
   const lower = text.toLowerCase();
   if (lower.length !== text.length) return foldSameLength(text);
   let needs = false;
@@ -66,7 +66,7 @@ export interface TagRun {
   decoded: string;
 }
 
-export function findTagRuns(text: string): TagRun[] {
+function findTagRuns(text: string): TagRun[] {
   const runs: TagRun[] = [];
   let i = text.indexOf("\udb40");
   while (i >= 0 && i + 1 < text.length) {
@@ -87,9 +87,11 @@ export function findTagRuns(text: string): TagRun[] {
 }
 
 /** Other invisible or direction-changing code points that survive normalization. */
+// Variation selectors are matched on their own on purpose: each one counts.
+// eslint-disable-next-line no-misleading-character-class
 const INVISIBLE = /[\u180e\u2061-\u2064\u206a-\u206f\u202a-\u202e\u2066-\u2069\ufe00-\ufe0f]/g;
 
-export function invisibleCount(text: string): number {
+function invisibleCount(text: string): number {
   INVISIBLE.lastIndex = 0;
   let n = 0;
   while (INVISIBLE.exec(text)) n++;
@@ -130,7 +132,7 @@ function looksLikeText(s: string): boolean {
 }
 
 /** Base64 and hex runs that decode to readable text. At most `max` blobs (bounded work). */
-export function decodeBlobs(text: string, max = 8): DecodedBlob[] {
+function decodeBlobs(text: string, max = 8): DecodedBlob[] {
   const out: DecodedBlob[] = [];
   BASE64.lastIndex = 0;
   for (let m = BASE64.exec(text); m && out.length < max; m = BASE64.exec(text)) {
@@ -156,7 +158,7 @@ const LEET_WORD = /[a-z0-9@$!|+€]*[a-z][a-z0-9@$!|+€]*/g;
  * De-substituted text when at least two words mix letters with leet digits or
  * symbols ("1gn0r3 4ll"), otherwise null. Works on folded (lower-case) text.
  */
-export function deLeet(folded: string): string | null {
+function deLeet(folded: string): string | null {
   let hits = 0;
   LEET_WORD.lastIndex = 0;
   const out = folded.replace(LEET_WORD, (w) => {
@@ -177,7 +179,7 @@ export function deLeet(folded: string): string | null {
 const SPLIT_ASSIGN = /\b[a-z]\w{0,8}\s*=\s*["'][^"'\n]{1,80}["']/gi;
 const SPLIT_JOIN = /\b[a-z]\w{0,8}\s*\+\s*[a-z]\w{0,8}\b|\b(?:concatenat|combin|join)\w*\b[^.\n]{0,40}\b(?:string|part|piece|fragment|variable)s?\b/i;
 
-export function looksSplit(text: string): boolean {
+function looksSplit(text: string): boolean {
   SPLIT_ASSIGN.lastIndex = 0;
   let n = 0;
   while (SPLIT_ASSIGN.exec(text) && n < 3) n++;
@@ -185,7 +187,7 @@ export function looksSplit(text: string): boolean {
 }
 
 /** Joins the quoted fragments of a split payload in order (only called when looksSplit). */
-export function joinSplit(text: string): string {
+function joinSplit(text: string): string {
   const parts: string[] = [];
   SPLIT_ASSIGN.lastIndex = 0;
   for (let m = SPLIT_ASSIGN.exec(text); m && parts.length < 20; m = SPLIT_ASSIGN.exec(text)) {

@@ -29,7 +29,7 @@ const MAX_LOCAL = 64;
 const MAX_DOMAIN = 253;
 
 /** Each finding carries the address's domain as a label, e.g. ["example.com"]. */
-export function findEmails(text: string): Finding[] {
+function findEmails(text: string): Finding[] {
   const out: Finding[] = [];
   let at = text.indexOf("@");
   let lastEnd = 0;

@@ -11,7 +11,6 @@
 import { isIP } from "node:net";
 import type { Detection } from "../../detector.js";
 import { piiDetector } from "./family.js";
-import type { Level } from "../../vocabulary.js";
 import { type Finding, before, overlapsAny, toDetection } from "../findings.js";
 
 // No digit or dot before, no digit or ".digit" after: "1.2.3.4.5" (an OID or
@@ -21,7 +20,7 @@ const IPV6 =
   /(?<![\w:.])(?:[0-9A-Fa-f]{0,4}:){2,7}(?:(?:\d{1,3}\.){3}\d{1,3}|[0-9A-Fa-f]{1,4})?(?:%[0-9A-Za-z_.-]{1,32})?(?![\w:])/g;
 const VERSION_CONTEXT = /(?:\bv|\bversion\s*|\bver\.?\s*|\brelease\s*|\bbuild\s*|\bupgrade(?:d)? to\s*)$/;
 
-export function findIpAddresses(text: string): Finding[] {
+function findIpAddresses(text: string): Finding[] {
   const out: Finding[] = [];
   for (const m of text.matchAll(IPV6)) {
     let candidate = m[0];

@@ -29,7 +29,7 @@ import { findIbans } from "./iban.js";
 // repetition consumes one digit after at most three separator characters and
 // the alternatives start differently, so it cannot backtrack into itself.
 // Only spaces, never newlines: numbers on consecutive lines stay apart.
-const CANDIDATE = /(?:\+[ \u00a0]?)?(?:\([ \u00a0]?)?\d(?:(?:\)[ \u00a0]?|[ \u00a0]?\(|[ \u00a0]?[-–][ \u00a0]?|[ .\/\u00a0])?\d)+/g;
+const CANDIDATE = /(?:\+[ \u00a0]?)?(?:\([ \u00a0]?)?\d(?:(?:\)[ \u00a0]?|[ \u00a0]?\(|[ \u00a0]?[-–][ \u00a0]?|[ ./\u00a0])?\d)+/g;
 const EXTENSION = /^\s*(?:x|ext\.?|extension|#)\s*(\d{1,6})/i;
 const CONTEXT =
   /\b(?:call|called|calling|phone|phones|tel|telephone|mobile|mob|cell|cellphone|fax|sms|text|whatsapp|signal|dial|reach|ring|contact|number|no\.|nr\.?|hotline|helpline|landline|office|desk|home|work)\b/;
@@ -71,7 +71,7 @@ function parseCached(candidate: string, international: boolean): Parsed | null {
   return result;
 }
 
-export function findPhoneNumbers(text: string): Finding[] {
+function findPhoneNumbers(text: string): Finding[] {
   const out: Finding[] = [];
   let exclusions: { start: number; end: number }[] | null = null;
   for (const m of text.matchAll(CANDIDATE)) {

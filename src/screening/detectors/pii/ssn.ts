@@ -13,7 +13,6 @@
 //     9-digit number - order ids, zip+4 without dash - would match)
 import type { Detection } from "../../detector.js";
 import { piiDetector } from "./family.js";
-import type { Level } from "../../vocabulary.js";
 import { type Finding, before, isWordChar, toDetection } from "../findings.js";
 
 const DELIMITED = /(?<![\d-])(\d{3})([- ])(\d{2})\2(\d{4})(?![\d-])/g;
@@ -31,7 +30,7 @@ export function ssnStructurallyValid(digits: string): boolean {
   return !KNOWN_PUBLIC.has(digits);
 }
 
-export function findSsns(text: string): Finding[] {
+function findSsns(text: string): Finding[] {
   const out: Finding[] = [];
   for (const m of text.matchAll(DELIMITED)) {
     const start = m.index;

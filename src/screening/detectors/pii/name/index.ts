@@ -33,7 +33,7 @@ import { findRuns, isPlaceRun, isStreetName, type Run, sentenceStart } from "./r
 import { coordinate, scoreRun } from "./score.js";
 import { tokenize } from "./tokens.js";
 
-export function findNames(text: string): Finding[] {
+function findNames(text: string): Finding[] {
   const tokens = tokenize(text);
   const out: Finding[] = [];
   const blocked = blockedRanges(text);

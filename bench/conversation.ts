@@ -2,7 +2,15 @@
 // the occasional e-mail, phone number and link, so detectors do real work.
 // Seeded, so every run screens the same text.
 const openers = ["Hi, I need help with", "Could you explain", "I am trying to understand", "Please summarize", "Can you check", "We are planning"];
-const topics = ["my last invoice", "the deployment pipeline", "our travel booking for March", "the quarterly report", "a failing unit test", "the new onboarding flow", "the database migration"];
+const topics = [
+  "my last invoice",
+  "the deployment pipeline",
+  "our travel booking for March",
+  "the quarterly report",
+  "a failing unit test",
+  "the new onboarding flow",
+  "the database migration",
+];
 const details = [
   "It started after the update on Tuesday and nobody on the team knows why.",
   "You can reach me at alex.morgan@example.org or call +1 415 555 0134.",

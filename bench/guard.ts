@@ -34,11 +34,22 @@ async function startServer(): Promise<{ child: ChildProcess; port: number; dataD
   const main = await buildService();
   const child = spawn(process.execPath, [main], {
     cwd: root,
-    env: { ...process.env, PORT: String(port), HOST: "127.0.0.1", PARAPET_DATA_DIR: dataDir, PARAPET_BOOTSTRAP_SCREENING_KEY: KEY, PARAPET_RATE_LIMIT_RPS: "0", LOG_LEVEL: "info" },
+    env: {
+      ...process.env,
+      PORT: String(port),
+      HOST: "127.0.0.1",
+      PARAPET_DATA_DIR: dataDir,
+      PARAPET_BOOTSTRAP_SCREENING_KEY: KEY,
+      PARAPET_RATE_LIMIT_RPS: "0",
+      LOG_LEVEL: "info",
+    },
     stdio: ["ignore", "ignore", "inherit"],
   });
   for (let i = 0; i < 200; i++) {
-    const ok = await fetch(`http://127.0.0.1:${port}/readyz`).then((r) => r.ok, () => false);
+    const ok = await fetch(`http://127.0.0.1:${port}/readyz`).then(
+      (r) => r.ok,
+      () => false,
+    );
     if (ok) return { child, port, dataDir };
     await new Promise((r) => setTimeout(r, 100));
   }
@@ -80,7 +91,14 @@ function post(agent: http.Agent, port: number, p: string, body: string): Promise
   return new Promise((resolve, reject) => {
     const started = performance.now();
     const req = http.request(
-      { host: "127.0.0.1", port, path: p, method: "POST", agent, headers: { "content-type": "application/json", authorization: `Bearer ${KEY}`, "content-length": Buffer.byteLength(body) } },
+      {
+        host: "127.0.0.1",
+        port,
+        path: p,
+        method: "POST",
+        agent,
+        headers: { "content-type": "application/json", authorization: `Bearer ${KEY}`, "content-length": Buffer.byteLength(body) },
+      },
       (res) => {
         res.resume();
         res.on("end", () => (res.statusCode === 200 ? resolve(performance.now() - started) : reject(new Error(`HTTP ${res.statusCode}`))));
@@ -118,7 +136,11 @@ async function main() {
     // Warm-up: JIT, lazy model loading, first journal segment.
     await drive("warm-up", 8, n(300), () => post(agent, port, "/v2/guard", bodies.get(1_000)!));
 
-    for (const [chars, seqCount] of [[1_000, 2000], [10_000, 400], [50_000, 100]] as const) {
+    for (const [chars, seqCount] of [
+      [1_000, 2000],
+      [10_000, 400],
+      [50_000, 100],
+    ] as const) {
       const body = bodies.get(chars)!;
       results.push(await drive(`HTTP guard ${chars} chars, sequential`, 1, n(seqCount), () => post(agent, port, "/v2/guard", body)));
       results.push(await drive(`HTTP ping  ${chars} chars, sequential`, 1, n(seqCount), () => post(agent, port, "/v1/ping", body)));
@@ -140,7 +162,10 @@ async function main() {
     stop = true;
     await background;
 
-    const grpc = createClient(GuardService, createGrpcTransport({ baseUrl: `http://127.0.0.1:${port}`, interceptors: [(next) => (req) => (req.header.set("authorization", `Bearer ${KEY}`), next(req))] }));
+    const grpc = createClient(
+      GuardService,
+      createGrpcTransport({ baseUrl: `http://127.0.0.1:${port}`, interceptors: [(next) => (req) => (req.header.set("authorization", `Bearer ${KEY}`), next(req))] }),
+    );
     const messages1k = JSON.parse(body1k).messages;
     const grpcCall = async () => {
       const t = performance.now();
@@ -159,8 +184,12 @@ async function main() {
       const r = results.find((x) => x.name === name)!;
       return r.count / r.seconds;
     };
-    console.log(`screening/no-op throughput ratio at 1000 chars, 64 connections: ${(rps("HTTP guard 1000 chars, 64 connections") / rps("HTTP ping  1000 chars, 64 connections")).toFixed(2)}`);
-    console.log(`server memory: rss ${mem.rss.toFixed(0)} MB, peak ${mem.peak.toFixed(0)} MB; main thread heap ${heap.used.toFixed(0)} MB used of ${heap.total.toFixed(0)} MB, external ${heap.external.toFixed(0)} MB`);
+    console.log(
+      `screening/no-op throughput ratio at 1000 chars, 64 connections: ${(rps("HTTP guard 1000 chars, 64 connections") / rps("HTTP ping  1000 chars, 64 connections")).toFixed(2)}`,
+    );
+    console.log(
+      `server memory: rss ${mem.rss.toFixed(0)} MB, peak ${mem.peak.toFixed(0)} MB; main thread heap ${heap.used.toFixed(0)} MB used of ${heap.total.toFixed(0)} MB, external ${heap.external.toFixed(0)} MB`,
+    );
   } finally {
     agent.destroy();
     child.kill("SIGTERM");

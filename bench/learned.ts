@@ -19,7 +19,15 @@ const models = loadModels();
 console.log(`model load: ${coldLoad.toFixed(0)} ms (files: ${models.manifest.version})`);
 
 const contentTypes = ["prompt_attack", ...["hate", "sexual", "violence", "weapons", "crime", "self_harm"].map((c) => `moderated_content/${c}`)];
-const callTypes = ["tool_risk/create", "tool_risk/read", "tool_risk/update", "tool_risk/delete", "tool_risk/payload", "tool_risk/untrusted_destination", "dangerous_deviation"];
+const callTypes = [
+  "tool_risk/create",
+  "tool_risk/read",
+  "tool_risk/update",
+  "tool_risk/delete",
+  "tool_risk/payload",
+  "tool_risk/untrusted_destination",
+  "dangerous_deviation",
+];
 
 const r = rng(1);
 const texts = [...generatePromptData(r).map((g) => g.text), ...generateModerationGrammar(r).map((g) => g.text)];
@@ -60,7 +68,11 @@ for (let pass = 0; pass < 3; pass++) {
   });
 }
 const callMs = performance.now() - callStart;
-console.log(`content parts (prompt_attack + 6 moderation heads): ${texts.length * 3} texts, ${(chars / 1000).toFixed(0)}k chars, ${((contentMs / chars) * 1000).toFixed(3)} ms per 1,000 chars`);
-console.log(`tool calls (CRUD x4, payload, untrusted_destination, dangerous_deviation): ${calls.length * 3} calls, ${((callMs / callChars) * 1000).toFixed(3)} ms per 1,000 chars, ${((callMs / (calls.length * 3)) * 1000).toFixed(1)} µs per call`);
+console.log(
+  `content parts (prompt_attack + 6 moderation heads): ${texts.length * 3} texts, ${(chars / 1000).toFixed(0)}k chars, ${((contentMs / chars) * 1000).toFixed(3)} ms per 1,000 chars`,
+);
+console.log(
+  `tool calls (CRUD x4, payload, untrusted_destination, dangerous_deviation): ${calls.length * 3} calls, ${((callMs / callChars) * 1000).toFixed(3)} ms per 1,000 chars, ${((callMs / (calls.length * 3)) * 1000).toFixed(1)} µs per call`,
+);
 const total = ((contentMs + callMs) / (chars + callChars)) * 1000;
 console.log(`all learned detectors: ${total.toFixed(3)} ms per 1,000 chars (target <= 1 ms)`);

@@ -32,7 +32,19 @@ function log(i: number): StoredLog {
     detected: fired.length > 0,
     fired,
     families: familiesOf(fired),
-    messages: [{ role: "user", content: `Please help me with order ${i}, my e-mail is user${i % 997}@example.com`, content_parts_json: "[]", size: "60", index: 0, name: "", tool_calls: [], refusal: "", tool_call_id: "" }],
+    messages: [
+      {
+        role: "user",
+        content: `Please help me with order ${i}, my e-mail is user${i % 997}@example.com`,
+        content_parts_json: "[]",
+        size: "60",
+        index: 0,
+        name: "",
+        tool_calls: [],
+        refusal: "",
+        tool_call_id: "",
+      },
+    ],
     results: fired.map((t) => ({ detector_type: t, result: "l1_confident" })),
     msg_results: fired.map((t) => ({ detector_type: t, result: "l1_confident", message_id: 0, tool_id: null })),
     event_metadata: "{}",
@@ -52,7 +64,17 @@ async function timed(n: number, fn: () => Promise<void>): Promise<{ p50: number;
 }
 
 const dataDir = await mkdtemp(path.join(tmpdir(), "parapet-bench-logs-"));
-const app = await startApp(loadConfig({ HOST: "127.0.0.1", PORT: "0", PARAPET_DATA_DIR: dataDir, PARAPET_BOOTSTRAP_PLATFORM_KEY: KEY, PARAPET_RETENTION_DAYS: "3650", PARAPET_RATE_LIMIT_RPS: "0" }), createLogger("silent"));
+const app = await startApp(
+  loadConfig({
+    HOST: "127.0.0.1",
+    PORT: "0",
+    PARAPET_DATA_DIR: dataDir,
+    PARAPET_BOOTSTRAP_PLATFORM_KEY: KEY,
+    PARAPET_RETENTION_DAYS: "3650",
+    PARAPET_RATE_LIMIT_RPS: "0",
+  }),
+  createLogger("silent"),
+);
 try {
   const loadStarted = performance.now();
   const rollups = new Map<string, Rollup>();
@@ -68,7 +90,18 @@ try {
             const start = Math.floor(d.timestamp.getTime() / period) * period;
             const id = `${period}|org-default|${d.meta.project_id}|${start}`;
             let r = rollups.get(id);
-            if (!r) rollups.set(id, (r = { _id: id.slice(id.indexOf("|") + 1), org_id: "org-default", project_id: d.meta.project_id, start: new Date(start), ...countersFor([]), num_requests: 0 }));
+            if (!r)
+              rollups.set(
+                id,
+                (r = {
+                  _id: id.slice(id.indexOf("|") + 1),
+                  org_id: "org-default",
+                  project_id: d.meta.project_id,
+                  start: new Date(start),
+                  ...countersFor([]),
+                  num_requests: 0,
+                }),
+              );
             for (const [k, v] of Object.entries(countersFor(d.fired))) (r as unknown as Record<string, number>)[k] += v;
           }
         }
@@ -76,7 +109,10 @@ try {
     );
   }
   // The same counter rows record() would have written for these requests.
-  for (const [period, target] of [["60000|", app.repos.rollups.minutes], ["3600000|", app.repos.rollups.hours]] as const) {
+  for (const [period, target] of [
+    ["60000|", app.repos.rollups.minutes],
+    ["3600000|", app.repos.rollups.hours],
+  ] as const) {
     const rows = [...rollups.entries()].filter(([k]) => k.startsWith(period)).map(([, r]) => r);
     for (let i = 0; i < rows.length; i += 5000) await target.insertMany(rows.slice(i, i + 5000));
   }

@@ -39,8 +39,28 @@ function event(i: number, total: number): Doc {
     fired: flagged ? ["prompt_attack"] : [],
     families: flagged ? ["prompt_attack"] : ["no_detections"],
     messages: [
-      { role: "system", content: "You are the support assistant of ACME. Answer politely and briefly.", content_parts_json: "", size: "68", index: 0, name: "", tool_calls: [], refusal: "", tool_call_id: "" },
-      { role: "user", content: `Hello, I cannot log in to account ${i}. Can you reset my password please?`, content_parts_json: "", size: "70", index: 1, name: "", tool_calls: [], refusal: "", tool_call_id: "" },
+      {
+        role: "system",
+        content: "You are the support assistant of ACME. Answer politely and briefly.",
+        content_parts_json: "",
+        size: "68",
+        index: 0,
+        name: "",
+        tool_calls: [],
+        refusal: "",
+        tool_call_id: "",
+      },
+      {
+        role: "user",
+        content: `Hello, I cannot log in to account ${i}. Can you reset my password please?`,
+        content_parts_json: "",
+        size: "70",
+        index: 1,
+        name: "",
+        tool_calls: [],
+        refusal: "",
+        tool_call_id: "",
+      },
     ],
     results: flagged ? [{ detector_type: "prompt_attack", result: "l1_confident" }] : [],
     msg_results: flagged ? [{ detector_type: "prompt_attack", result: "l1_confident", message_id: 1, tool_id: null }] : [],
@@ -209,7 +229,9 @@ async function main(): Promise<void> {
     const dir = path.join(base, "events");
     const loader = child(["--load", dir, "--events", String(total)]);
     const loaded = JSON.parse(await loader.firstLine) as { seconds: number; rssMb: number };
-    console.log(`loaded ${total} events in ${loaded.seconds.toFixed(1)} s (${(total / loaded.seconds).toFixed(0)}/s, insertMany of 500, 4 writers); loader RSS ${loaded.rssMb.toFixed(0)} MB; killing it with SIGKILL`);
+    console.log(
+      `loaded ${total} events in ${loaded.seconds.toFixed(1)} s (${(total / loaded.seconds).toFixed(0)}/s, insertMany of 500, 4 writers); loader RSS ${loaded.rssMb.toFixed(0)} MB; killing it with SIGKILL`,
+    );
     loader.kill();
     await loader.lines;
     const bytes = fs.readdirSync(dir).reduce((n, f) => n + fs.statSync(path.join(dir, f)).size, 0);

@@ -11,7 +11,25 @@ const lock = JSON.parse(readFileSync(file, "utf8"));
 const packages = lock.packages;
 
 const osNames = ["darwin", "linux", "win32", "freebsd", "openbsd", "netbsd", "android", "sunos", "aix", "openharmony", "cygwin"];
-const cpuNames = { x64: "x64", "x86_64": "x64", arm64: "arm64", aarch64: "arm64", arm: "arm", armv7: "arm", eabihf: "arm", ia32: "ia32", x86: "ia32", ppc64: "ppc64", ppc64le: "ppc64", s390x: "s390x", riscv64: "riscv64", loong64: "loong64", mips64el: "mips64el", universal: null, wasm32: "wasm32" };
+const cpuNames = {
+  x64: "x64",
+  x86_64: "x64",
+  arm64: "arm64",
+  aarch64: "arm64",
+  arm: "arm",
+  armv7: "arm",
+  eabihf: "arm",
+  ia32: "ia32",
+  x86: "ia32",
+  ppc64: "ppc64",
+  ppc64le: "ppc64",
+  s390x: "s390x",
+  riscv64: "riscv64",
+  loong64: "loong64",
+  mips64el: "mips64el",
+  universal: null,
+  wasm32: "wasm32",
+};
 
 function platformOf(name) {
   const tokens = name.split("/").pop().split(/[-_]/);

@@ -21,10 +21,21 @@ import {
 import { file_buf_validate_validate } from "@bufbuild/protovalidate/gen/buf/validate/validate_pb.js";
 
 const scalarNames: Partial<Record<Type, string>> = {
-  [Type.DOUBLE]: "double", [Type.FLOAT]: "float", [Type.INT64]: "int64", [Type.UINT64]: "uint64",
-  [Type.INT32]: "int32", [Type.FIXED64]: "fixed64", [Type.FIXED32]: "fixed32", [Type.BOOL]: "bool",
-  [Type.STRING]: "string", [Type.BYTES]: "bytes", [Type.UINT32]: "uint32", [Type.SFIXED32]: "sfixed32",
-  [Type.SFIXED64]: "sfixed64", [Type.SINT32]: "sint32", [Type.SINT64]: "sint64",
+  [Type.DOUBLE]: "double",
+  [Type.FLOAT]: "float",
+  [Type.INT64]: "int64",
+  [Type.UINT64]: "uint64",
+  [Type.INT32]: "int32",
+  [Type.FIXED64]: "fixed64",
+  [Type.FIXED32]: "fixed32",
+  [Type.BOOL]: "bool",
+  [Type.STRING]: "string",
+  [Type.BYTES]: "bytes",
+  [Type.UINT32]: "uint32",
+  [Type.SFIXED32]: "sfixed32",
+  [Type.SFIXED64]: "sfixed64",
+  [Type.SINT32]: "sint32",
+  [Type.SINT64]: "sint64",
 };
 
 function typeName(f: FieldDescriptorProto): string {
@@ -65,8 +76,7 @@ function message(m: DescriptorProto, indent: string): string {
   for (const r of m.extensionRange) {
     out += `${inner}extensions ${r.start} to ${r.end - 1 === 536870911 ? "max" : r.end - 1};\n`;
   }
-  const inOneof = (f: FieldDescriptorProto) =>
-    isFieldSet(f, FieldDescriptorProtoSchema.field.oneofIndex) && !f.proto3Optional;
+  const inOneof = (f: FieldDescriptorProto) => isFieldSet(f, FieldDescriptorProtoSchema.field.oneofIndex) && !f.proto3Optional;
   const printedOneofs = new Set<number>();
   for (const f of m.field) {
     if (!inOneof(f)) {

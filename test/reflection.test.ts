@@ -28,15 +28,7 @@ import { ProjectService } from "../gen/parapet/v1/projects_pb.js";
 import { RetiredPolicyService } from "../gen/parapet/v1/retired_policies_pb.js";
 import { registerReflection } from "../src/server/reflection.js";
 
-const parapetServices: DescService[] = [
-  AnalyticsService,
-  CustomGuardrailService,
-  GuardService,
-  LogService,
-  PolicyService,
-  ProjectService,
-  RetiredPolicyService,
-];
+const parapetServices: DescService[] = [AnalyticsService, CustomGuardrailService, GuardService, LogService, PolicyService, ProjectService, RetiredPolicyService];
 const parapetServiceNames = parapetServices.map((s) => s.typeName).sort();
 
 const BUF = path.resolve("node_modules/.bin/buf");
@@ -97,15 +89,10 @@ interface Run {
 
 function bufCurl(...args: string[]): Promise<Run> {
   return new Promise((resolve) => {
-    execFile(
-      BUF,
-      ["curl", "--protocol", "grpc", "--http2-prior-knowledge", ...args],
-      { timeout: 30_000 },
-      (error, stdout, stderr) => {
-        const code = error ? (typeof error.code === "number" ? error.code : 1) : 0;
-        resolve({ code, stdout, stderr });
-      },
-    );
+    execFile(BUF, ["curl", "--protocol", "grpc", "--http2-prior-knowledge", ...args], { timeout: 30_000 }, (error, stdout, stderr) => {
+      const code = error ? (typeof error.code === "number" ? error.code : 1) : 0;
+      resolve({ code, stdout, stderr });
+    });
   });
 }
 
@@ -115,13 +102,7 @@ describe("buf curl against reflection", () => {
     expect(run.stderr).toBe("");
     expect(run.code).toBe(0);
     const listed = run.stdout.trim().split("\n").sort();
-    expect(listed).toEqual(
-      [
-        ...parapetServiceNames,
-        "grpc.reflection.v1.ServerReflection",
-        "grpc.reflection.v1alpha.ServerReflection",
-      ].sort(),
-    );
+    expect(listed).toEqual([...parapetServiceNames, "grpc.reflection.v1.ServerReflection", "grpc.reflection.v1alpha.ServerReflection"].sort());
   });
 
   it.each(["grpc-v1", "grpc-v1alpha"])("lists services and methods over %s", async (protocol) => {
@@ -177,11 +158,7 @@ describe("buf curl against reflection", () => {
     // buf curl turns the reflection NOT_FOUND answer into this message.
     expect(unknown.stderr).toMatch(/failed to find service named "parapet\.v1\.NoSuchService"/);
 
-    const badField = await bufCurl(
-      "-d",
-      '{"no_such_field": 1}',
-      `${baseUrl}/parapet.v1.PolicyService/GetPolicy`,
-    );
+    const badField = await bufCurl("-d", '{"no_such_field": 1}', `${baseUrl}/parapet.v1.PolicyService/GetPolicy`);
     expect(badField.code).not.toBe(0);
     expect(badField.stderr).toMatch(/no_such_field/);
   });
@@ -197,10 +174,7 @@ describe("buf curl against reflection", () => {
 type Req = MessageInitShape<typeof v1.ServerReflectionRequestSchema>;
 
 async function reflect(requests: Req[]): Promise<v1.ServerReflectionResponse[]> {
-  const client = createClient(
-    v1.ServerReflection,
-    createGrpcTransport({ baseUrl }),
-  );
+  const client = createClient(v1.ServerReflection, createGrpcTransport({ baseUrl }));
   async function* input() {
     for (const r of requests) yield create(v1.ServerReflectionRequestSchema, r);
   }
@@ -213,15 +187,11 @@ function fileNames(res: v1.ServerReflectionResponse | v1alpha.ServerReflectionRe
   if (res.messageResponse.case !== "fileDescriptorResponse") {
     throw new Error(`expected files, got ${res.messageResponse.case}: ${JSON.stringify(res.messageResponse.value)}`);
   }
-  return res.messageResponse.value.fileDescriptorProto.map(
-    (b) => fromBinary(FileDescriptorProtoSchema, b).name,
-  );
+  return res.messageResponse.value.fileDescriptorProto.map((b) => fromBinary(FileDescriptorProtoSchema, b).name);
 }
 
 function errorCode(res: v1.ServerReflectionResponse): number | undefined {
-  return res.messageResponse.case === "errorResponse"
-    ? res.messageResponse.value.errorCode
-    : undefined;
+  return res.messageResponse.case === "errorResponse" ? res.messageResponse.value.errorCode : undefined;
 }
 
 const policyDeps = [
@@ -237,9 +207,7 @@ const policyDeps = [
 
 describe("reflection over a Connect gRPC client", () => {
   it("answers file_containing_symbol with the file and every transitive import", async () => {
-    const [res] = await reflect([
-      { host: "example", messageRequest: { case: "fileContainingSymbol", value: "parapet.v1.PolicyService" } },
-    ]);
+    const [res] = await reflect([{ host: "example", messageRequest: { case: "fileContainingSymbol", value: "parapet.v1.PolicyService" } }]);
     expect(res.validHost).toBe("example");
     expect(res.originalRequest?.messageRequest).toEqual({
       case: "fileContainingSymbol",
@@ -251,27 +219,13 @@ describe("reflection over a Connect gRPC client", () => {
 
     // The set must link on its own, as grpcurl and buf curl link it. Files come
     // requested-first (grpc-go order), so resolve imports by name, not by position.
-    const files = (res.messageResponse.value as v1.FileDescriptorResponse).fileDescriptorProto.map(
-      (b) => fromBinary(FileDescriptorProtoSchema, b),
-    );
+    const files = (res.messageResponse.value as v1.FileDescriptorResponse).fileDescriptorProto.map((b) => fromBinary(FileDescriptorProtoSchema, b));
     const byName = new Map(files.map((f) => [f.name, f]));
     const registry = createFileRegistry(files[0], (name) => byName.get(name));
-    expect([...registry.files].map((f) => f.proto.name).sort()).toEqual(
-      [...byName.keys()].sort(),
-    );
+    expect([...registry.files].map((f) => f.proto.name).sort()).toEqual([...byName.keys()].sort());
     const request = registry.getMessage("parapet.v1.PolicyRequest");
-    expect(request?.fields.map((f) => f.name)).toEqual([
-      "name",
-      "default_threshold",
-      "detectors",
-      "custom_guardrail_ids",
-    ]);
-    expect(registry.getService("parapet.v1.PolicyService")?.methods.map((m) => m.name)).toEqual([
-      "CreatePolicy",
-      "GetPolicy",
-      "UpdatePolicy",
-      "DeletePolicy",
-    ]);
+    expect(request?.fields.map((f) => f.name)).toEqual(["name", "default_threshold", "detectors", "custom_guardrail_ids"]);
+    expect(registry.getService("parapet.v1.PolicyService")?.methods.map((m) => m.name)).toEqual(["CreatePolicy", "GetPolicy", "UpdatePolicy", "DeletePolicy"]);
     // Custom options survive re-encoding: protovalidate rules and HTTP annotations.
     expect(registry.getExtension("buf.validate.field")).toBeDefined();
     const nameField = registry.getMessage("parapet.v1.PolicyRequest")!.fields[0];
@@ -298,9 +252,7 @@ describe("reflection over a Connect gRPC client", () => {
       ["google.protobuf.FieldDescriptorProto.TYPE_STRING", "google/protobuf/descriptor.proto"],
       ["grpc.reflection.v1alpha.ServerReflection", "grpc/reflection/v1alpha/reflection.proto"],
     ];
-    const responses = await reflect(
-      symbols.map(([value]) => ({ messageRequest: { case: "fileContainingSymbol", value } })),
-    );
+    const responses = await reflect(symbols.map(([value]) => ({ messageRequest: { case: "fileContainingSymbol", value } })));
     expect(responses.map((r) => fileNames(r)[0])).toEqual(symbols.map(([, file]) => file));
   });
 
@@ -370,10 +322,7 @@ describe("reflection over a Connect gRPC client", () => {
   });
 
   it("serves v1alpha with the same answers", async () => {
-    const client = createClient(
-      v1alpha.ServerReflection,
-      createGrpcTransport({ baseUrl }),
-    );
+    const client = createClient(v1alpha.ServerReflection, createGrpcTransport({ baseUrl }));
     async function* input() {
       yield create(v1alpha.ServerReflectionRequestSchema, {
         messageRequest: { case: "listServices", value: "" },

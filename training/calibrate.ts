@@ -110,7 +110,7 @@ export function metrics(scores: number[], labels: number[], t: LevelThresholds):
   // TPR at 1% FPR: the threshold just above the 1%-quantile of negative scores.
   const neg = scores.filter((_, i) => labels[i] < 0.5).sort((a, b) => b - a);
   const allowed = Math.floor(neg.length * 0.01);
-  const cut = neg.length ? neg[allowed] ?? -Infinity : -Infinity;
+  const cut = neg.length ? (neg[allowed] ?? -Infinity) : -Infinity;
   const posScores = scores.filter((_, i) => labels[i] > 0.5);
   const tprAt1Fpr = posScores.length ? posScores.filter((s) => s > cut).length / posScores.length : 0;
   const perLevel: BinaryMetrics["perLevel"] = {};

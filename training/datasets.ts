@@ -88,7 +88,14 @@ export function promptAttackData(seed = SEED): TextExample[] {
   }));
   const casual = readJsonl<{ text: string; source: string }>("moderation.jsonl")
     .filter((r) => CASUAL.test(r.source) && stableHash(r.text) % 3 === 0)
-    .map((r) => ({ text: r.text, label: 0, split: splitOf("corpus:" + nearDuplicateKey(r.text, 8)), source: "moderation:" + r.source.split(":")[0], location: "user::content", kind: "casual" }));
+    .map((r) => ({
+      text: r.text,
+      label: 0,
+      split: splitOf("corpus:" + nearDuplicateKey(r.text, 8)),
+      source: "moderation:" + r.source.split(":")[0],
+      location: "user::content",
+      kind: "casual",
+    }));
   const generated = generatePromptData(rng(seed)).map((g) => ({
     text: g.text,
     label: g.label,

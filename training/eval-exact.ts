@@ -53,16 +53,92 @@ const SEED = split === "tune" ? 1_000 : 2_000;
 // ---------------------------------------------------------------- fake data
 
 const NAME_LOCALES = [
-  "en_US", "en_US", "en_US", "en_US", "en_GB", "en_IN", "en_AU", "en_NG", "de", "fr", "es", "es_MX", "it", "pt_BR", "nl",
-  "pl", "tr", "vi", "sv", "nb_NO", "fi", "cs_CZ", "ro", "hu", "id_ID", "af_ZA", "zu_ZA", "yo_NG", "ru", "uk", "zh_CN",
-  "ja", "ko",
+  "en_US",
+  "en_US",
+  "en_US",
+  "en_US",
+  "en_GB",
+  "en_IN",
+  "en_AU",
+  "en_NG",
+  "de",
+  "fr",
+  "es",
+  "es_MX",
+  "it",
+  "pt_BR",
+  "nl",
+  "pl",
+  "tr",
+  "vi",
+  "sv",
+  "nb_NO",
+  "fi",
+  "cs_CZ",
+  "ro",
+  "hu",
+  "id_ID",
+  "af_ZA",
+  "zu_ZA",
+  "yo_NG",
+  "ru",
+  "uk",
+  "zh_CN",
+  "ja",
+  "ko",
 ] as const;
 const ORG_LOCALES = ["en_US", "en_US", "en_US", "en_GB", "de", "fr", "es", "it", "pt_BR", "nl", "pl", "en_AU"] as const;
 const CITY_LOCALES = ["en_US", "en_US", "en_US", "en_GB", "de", "fr", "es", "it", "pt_BR", "en_AU", "en_IN"] as const;
 const PHONE_LOCALES = ["en_GB", "de", "fr", "es", "it", "pt_BR", "nl", "pl", "en_IN", "en_AU", "ja", "sv", "tr", "es_MX", "zu_ZA"] as const;
-const IBAN_COUNTRIES = ["DE", "FR", "GB", "ES", "IT", "NL", "BE", "CH", "AT", "PL", "PT", "SE", "NO", "DK", "FI", "IE", "LU", "CZ", "HU", "RO", "GR", "TR", "SA", "AE", "BR", "IL"];
+const IBAN_COUNTRIES = [
+  "DE",
+  "FR",
+  "GB",
+  "ES",
+  "IT",
+  "NL",
+  "BE",
+  "CH",
+  "AT",
+  "PL",
+  "PT",
+  "SE",
+  "NO",
+  "DK",
+  "FI",
+  "IE",
+  "LU",
+  "CZ",
+  "HU",
+  "RO",
+  "GR",
+  "TR",
+  "SA",
+  "AE",
+  "BR",
+  "IL",
+];
 const CARD_ISSUERS = ["visa", "mastercard", "american_express", "discover", "jcb", "diners_club", "maestro"] as const;
-const NATIONALITIES = ["Italian", "Mexican", "Thai", "Japanese", "Ethiopian", "Greek", "Korean", "Peruvian", "Lebanese", "French", "Indian", "Vietnamese", "American", "British", "German", "Spanish", "Chinese", "Turkish"];
+const NATIONALITIES = [
+  "Italian",
+  "Mexican",
+  "Thai",
+  "Japanese",
+  "Ethiopian",
+  "Greek",
+  "Korean",
+  "Peruvian",
+  "Lebanese",
+  "French",
+  "Indian",
+  "Vietnamese",
+  "American",
+  "British",
+  "German",
+  "Spanish",
+  "Chinese",
+  "Turkish",
+];
 
 for (const [i, loc] of Object.keys(allFakers).entries()) allFakers[loc as keyof typeof allFakers].seed(SEED + i);
 const f = allFakers.en_US;
@@ -70,9 +146,7 @@ const fk = (loc: string): Faker => allFakers[loc as keyof typeof allFakers];
 const pick = <T>(xs: readonly T[]): T => f.helpers.arrayElement(xs);
 const chance = (p: number) => f.number.float({ min: 0, max: 1 }) < p;
 
-type GoldType =
-  | "pii/email" | "pii/ip_address" | "pii/credit_card" | "pii/iban_code" | "pii/us_social_security_number"
-  | "pii/phone_number" | "pii/address" | "pii/name";
+type GoldType = "pii/email" | "pii/ip_address" | "pii/credit_card" | "pii/iban_code" | "pii/us_social_security_number" | "pii/phone_number" | "pii/address" | "pii/name";
 
 interface Slot {
   value: string;
@@ -156,7 +230,9 @@ function phone(): string {
     const style = pick(["human", "national", "international"] as const);
     return fk("en_US").phone.number({ style });
   }
-  return fk(pick(PHONE_LOCALES)).phone.number({ style: "international" }).replace(/^(\+\d{2})(\d{3})(\d{3})(\d+)$/, (m, a, b, c, d) => (chance(0.5) ? `${a} ${b} ${c} ${d}` : m));
+  return fk(pick(PHONE_LOCALES))
+    .phone.number({ style: "international" })
+    .replace(/^(\+\d{2})(\d{3})(\d{3})(\d+)$/, (m, a, b, c, d) => (chance(0.5) ? `${a} ${b} ${c} ${d}` : m));
 }
 
 function email(): string {
@@ -169,7 +245,10 @@ function email(): string {
 }
 
 const safeAscii = (s: string) => {
-  const a = s.normalize("NFD").replace(/\p{M}/gu, "").replace(/[^A-Za-z'-]/g, "");
+  const a = s
+    .normalize("NFD")
+    .replace(/\p{M}/gu, "")
+    .replace(/[^A-Za-z'-]/g, "");
   return a.length > 0 ? a : "user";
 };
 
@@ -262,7 +341,28 @@ function fill(slot: string): Slot {
     case "nation_woman":
       return { value: `${pick(NATIONALITIES)} woman` };
     case "nation_plural":
-      return { value: pick(["Italians", "Mexicans", "Thais", "Japanese", "Ethiopians", "Greeks", "Koreans", "Peruvians", "Lebanese", "French", "Indians", "Vietnamese", "Americans", "Brits", "Germans", "Spaniards", "Chinese", "Turks"]) };
+      return {
+        value: pick([
+          "Italians",
+          "Mexicans",
+          "Thais",
+          "Japanese",
+          "Ethiopians",
+          "Greeks",
+          "Koreans",
+          "Peruvians",
+          "Lebanese",
+          "French",
+          "Indians",
+          "Vietnamese",
+          "Americans",
+          "Brits",
+          "Germans",
+          "Spaniards",
+          "Chinese",
+          "Turks",
+        ]),
+      };
     case "job":
       return { value: f.person.jobTitle() };
     case "age":
@@ -290,7 +390,16 @@ interface Sample {
   ignore: { start: number; end: number; types: GoldType[] }[];
 }
 
-const ALL_PII: GoldType[] = ["pii/email", "pii/ip_address", "pii/credit_card", "pii/iban_code", "pii/us_social_security_number", "pii/phone_number", "pii/address", "pii/name"];
+const ALL_PII: GoldType[] = [
+  "pii/email",
+  "pii/ip_address",
+  "pii/credit_card",
+  "pii/iban_code",
+  "pii/us_social_security_number",
+  "pii/phone_number",
+  "pii/address",
+  "pii/name",
+];
 
 function instantiate(template: string): Sample {
   const body = template.replace(/\\n/g, "\n").replace(/\\,/g, ",");
@@ -377,7 +486,13 @@ const exactDetectors = Object.fromEntries(
 
 const atOrAbove = (level: Level | undefined, threshold: Level) => levelRank[level ?? "no_level"] <= levelRank[threshold];
 
-function score(spans: Span[], gold: { start: number; end: number }[], ignore: { start: number; end: number }[], threshold: Level, c: Counts): { fps: Span[]; misses: { start: number; end: number }[] } {
+function score(
+  spans: Span[],
+  gold: { start: number; end: number }[],
+  ignore: { start: number; end: number }[],
+  threshold: Level,
+  c: Counts,
+): { fps: Span[]; misses: { start: number; end: number }[] } {
   const preds = spans.filter((s) => atOrAbove(s.level, threshold));
   const fps: Span[] = [];
   for (const p of preds) {
@@ -428,7 +543,9 @@ const out = (s: string) => {
   console.log(s);
 };
 
-out(`Split: ${split} (${chosen.length} of ${templates.length} templates x ${PER_TEMPLATE} fillings = ${samples.length} texts, faker seed ${SEED}; ${benign.length} clean benign prompts)`);
+out(
+  `Split: ${split} (${chosen.length} of ${templates.length} templates x ${PER_TEMPLATE} fillings = ${samples.length} texts, faker seed ${SEED}; ${benign.length} clean benign prompts)`,
+);
 out("Span-level, overlap matching. FPR = share of clean texts with any span at or above the threshold.");
 out("");
 
@@ -465,7 +582,9 @@ for (const threshold of THRESHOLDS) {
       if (hits.length > 0) {
         flagged++;
         if (showErrors === type && threshold === "l4_less_likely" && cleanErrs.length < 60) {
-          cleanErrs.push(`CLEAN ${hits.map((h) => `${JSON.stringify(text.slice(h.start, h.end))}(${h.level})`).join(" ")} in ${JSON.stringify(text.slice(Math.max(0, hits[0].start - 60), hits[0].end + 40))}`);
+          cleanErrs.push(
+            `CLEAN ${hits.map((h) => `${JSON.stringify(text.slice(h.start, h.end))}(${h.level})`).join(" ")} in ${JSON.stringify(text.slice(Math.max(0, hits[0].start - 60), hits[0].end + 40))}`,
+          );
         }
       }
     }
@@ -492,16 +611,55 @@ for (const threshold of THRESHOLDS) {
   });
   out("pii/name recall by faker locale of the name (l4_less_likely):");
   out("");
-  out([...byLocale.entries()].sort().map(([loc, c]) => `${loc} ${pct(c.goldHit / c.gold)} (${c.gold})`).join(", "));
+  out(
+    [...byLocale.entries()]
+      .sort()
+      .map(([loc, c]) => `${loc} ${pct(c.goldHit / c.gold)} (${c.gold})`)
+      .join(", "),
+  );
   out("");
 }
 
 // ---------------------------------------------------------------- unknown links
 
 {
-  const known = ["https://github.com/nodejs/node/issues/123", "docs.python.org/3/library/re.html", "www.wikipedia.org", "https://www.google.com/search?q=x", "en.wikipedia.org/wiki/Lisbon", "https://learn.microsoft.com/en-us/dotnet/", "stackoverflow.com/questions/1", "https://www.nytimes.com/2024/01/01/world.html", "https://www.bbc.co.uk/news", "youtube.com/watch?v=abc", "https://portal.acme-internal.com/login", "acme-internal.com"];
-  const framesPos = ["Check this out: {u}", "Open {u} and log in with your account.", "I found it at {u}, is it safe?", "Download the update from {u}.", "Click here -> {u} <- to claim your prize", "See ({u}) for details.", "The page {u} keeps crashing."];
-  const framesNeg = ["Please attach report.pdf and index.js to the ticket.", "We upgraded to version 2.4.1 last week.", "Use Node.js 20 and TypeScript 5.9, e.g. for the build.", "The U.S. team met at 3 p.m. in the lab.", "Email me at jane.doe@example.org when done.", "Rename main.py to app.py and run it.", "See README.md and setup.cfg in the repo.", "It costs 3.50 euros, i.e. cheap.", "Pi is about 3.14159 and e is 2.71828.", "Ask Dr. Smith about the results.Next week we meet again.", "The file archive.tar.gz is 2.3 MB.", "Mr. Jones arrived at 10 a.m. sharp."];
+  const known = [
+    "https://github.com/nodejs/node/issues/123",
+    "docs.python.org/3/library/re.html",
+    "www.wikipedia.org",
+    "https://www.google.com/search?q=x",
+    "en.wikipedia.org/wiki/Lisbon",
+    "https://learn.microsoft.com/en-us/dotnet/",
+    "stackoverflow.com/questions/1",
+    "https://www.nytimes.com/2024/01/01/world.html",
+    "https://www.bbc.co.uk/news",
+    "youtube.com/watch?v=abc",
+    "https://portal.acme-internal.com/login",
+    "acme-internal.com",
+  ];
+  const framesPos = [
+    "Check this out: {u}",
+    "Open {u} and log in with your account.",
+    "I found it at {u}, is it safe?",
+    "Download the update from {u}.",
+    "Click here -> {u} <- to claim your prize",
+    "See ({u}) for details.",
+    "The page {u} keeps crashing.",
+  ];
+  const framesNeg = [
+    "Please attach report.pdf and index.js to the ticket.",
+    "We upgraded to version 2.4.1 last week.",
+    "Use Node.js 20 and TypeScript 5.9, e.g. for the build.",
+    "The U.S. team met at 3 p.m. in the lab.",
+    "Email me at jane.doe@example.org when done.",
+    "Rename main.py to app.py and run it.",
+    "See README.md and setup.cfg in the repo.",
+    "It costs 3.50 euros, i.e. cheap.",
+    "Pi is about 3.14159 and e is 2.71828.",
+    "Ask Dr. Smith about the results.Next week we meet again.",
+    "The file archive.tar.gz is 2.3 MB.",
+    "Mr. Jones arrived at 10 a.m. sharp.",
+  ];
   const cfg: DetectorConfig = { allowed_domains: ["acme-internal.com"] };
   const detect = exactDetectors.unknown_links;
   const c: Counts = { tp: 0, fp: 0, goldHit: 0, gold: 0 };
@@ -552,8 +710,34 @@ for (const threshold of THRESHOLDS) {
     if (!/^[a-z]+$/.test(term) || bucket(term) !== split) continue;
     terms.push({ term, severity });
   }
-  const frames = ["Well, {w} that, I am done with this project.", "He called the driver a {w} and left.", "What a {w} day it has been.", "Honestly this is {w} and I want a refund.", "Stop being such a {w}, please.", "The report said {w} twice in the summary."];
-  const clean = ["Scunthorpe United won at home on Saturday.", "The assassin was never found.", "Our class meets in the Essex campus.", "Order a cocktail at the bar in Sussex.", "Say hello to the shell script.", "Dick Van Dyke starred in the film.", "Please assess the analysis of the grape harvest.", "The therapist cited a cumulative document.", "Press the button to pass the title.", "Shiitake mushrooms grow on the hillside.", "Skyscrapers in Middlesex are rare.", "The cockpit of the cocker spaniel's transport.", "Use a bass guitar and a matchbox.", "The Hancock tower's shadow over Penistone.", "Arsenal beat Sheffield Wednesday.", "Can you assist me with my homework?", "A circumspect raccoon ate the peacock's food.", "The analyst documented the spice trade."];
+  const frames = [
+    "Well, {w} that, I am done with this project.",
+    "He called the driver a {w} and left.",
+    "What a {w} day it has been.",
+    "Honestly this is {w} and I want a refund.",
+    "Stop being such a {w}, please.",
+    "The report said {w} twice in the summary.",
+  ];
+  const clean = [
+    "Scunthorpe United won at home on Saturday.",
+    "The assassin was never found.",
+    "Our class meets in the Essex campus.",
+    "Order a cocktail at the bar in Sussex.",
+    "Say hello to the shell script.",
+    "Dick Van Dyke starred in the film.",
+    "Please assess the analysis of the grape harvest.",
+    "The therapist cited a cumulative document.",
+    "Press the button to pass the title.",
+    "Shiitake mushrooms grow on the hillside.",
+    "Skyscrapers in Middlesex are rare.",
+    "The cockpit of the cocker spaniel's transport.",
+    "Use a bass guitar and a matchbox.",
+    "The Hancock tower's shadow over Penistone.",
+    "Arsenal beat Sheffield Wednesday.",
+    "Can you assist me with my homework?",
+    "A circumspect raccoon ate the peacock's food.",
+    "The analyst documented the spice trade.",
+  ];
   const obfuscations: Record<string, (w: string) => string> = {
     plain: (w) => w,
     capitalised: (w) => w[0].toUpperCase() + w.slice(1),
@@ -565,7 +749,9 @@ for (const threshold of THRESHOLDS) {
     homoglyph: (w) => w.replace(/a/g, "а").replace(/o/g, "о").replace(/e/g, "е"),
   };
   const detect = exactDetectors["moderated_content/profanity"];
-  out(`moderated_content/profanity (${terms.length} single-word terms of profanity_en.csv in this split, ${frames.length} neutral sentence frames, ${clean.length} clean sentences with Scunthorpe-style words, all written for this script):`);
+  out(
+    `moderated_content/profanity (${terms.length} single-word terms of profanity_en.csv in this split, ${frames.length} neutral sentence frames, ${clean.length} clean sentences with Scunthorpe-style words, all written for this script):`,
+  );
   out("");
   out("| obfuscation | recall, severity >= 2 (moderate, severe) | recall, severity < 2 (mild) |");
   out("|---|---:|---:|");
@@ -614,7 +800,9 @@ for (const threshold of THRESHOLDS) {
     total += ms;
     per.push(`${name} ${ms.toFixed(2)}`);
   }
-  out(`Speed: all ${all.length} exact detectors on the first 10,000 characters of these texts (dense with PII): ${total.toFixed(2)} ms (warm, one core). Per detector, ms: ${per.join(", ")}.`);
+  out(
+    `Speed: all ${all.length} exact detectors on the first 10,000 characters of these texts (dense with PII): ${total.toFixed(2)} ms (warm, one core). Per detector, ms: ${per.join(", ")}.`,
+  );
 }
 
 if (args.includes("--write-docs")) {

@@ -59,7 +59,14 @@ export function levelMetrics(levels: Level[], labels: number[]): LevelMetrics {
   const recall = tp + fn ? tp / (tp + fn) : 0;
   const perLevel: LevelMetrics["perLevel"] = {};
   for (const [l, v] of Object.entries(per)) perLevel[l] = { count: v.count, precision: v.count ? v.pos / v.count : null };
-  return { n: levels.length, positives: labels.filter(Boolean).length, precision, recall, f1: precision + recall ? (2 * precision * recall) / (precision + recall) : 0, perLevel };
+  return {
+    n: levels.length,
+    positives: labels.filter(Boolean).length,
+    precision,
+    recall,
+    f1: precision + recall ? (2 * precision * recall) / (precision + recall) : 0,
+    perLevel,
+  };
 }
 
 export function evaluate(models: LoadedModels): Evaluation {
@@ -87,7 +94,11 @@ export function evaluate(models: LoadedModels): Evaluation {
     const s = mod.map((e, i) => scoreFeatures(head, feats[i], e.text.length).score);
     const y = mod.map((e) => e.labels[c]);
     moderation[c] = metrics(s, y, head.thresholds);
-    moderationCorpus[c] = metrics(modCorpusIdx.map((i) => s[i]), modCorpusIdx.map((i) => y[i]), head.thresholds);
+    moderationCorpus[c] = metrics(
+      modCorpusIdx.map((i) => s[i]),
+      modCorpusIdx.map((i) => y[i]),
+      head.thresholds,
+    );
   }
   const anyHeadFlags = (text: string) => {
     const f = textFeatures(text, models.moderation.bits);
@@ -113,13 +124,21 @@ export function evaluate(models: LoadedModels): Evaluation {
     if (CRUD[best] === e.label) correct++;
   });
   CRUD.forEach((c, k) => {
-    perClass[c] = metrics(crudScores.map((s) => s[k]), cr.map((e) => (e.label === c ? 1 : 0)), models.crud.heads.get(c)!.thresholds);
+    perClass[c] = metrics(
+      crudScores.map((s) => s[k]),
+      cr.map((e) => (e.label === c ? 1 : 0)),
+      models.crud.heads.get(c)!.thresholds,
+    );
   });
   // payload
   const pl = payloadData().filter((e) => e.split === "test");
   const plHead = models.payload.heads.get("payload")!;
   const plScores = pl.map((e) => score(plHead, charFeatures(e.text, models.payload.bits, payloadMarkers(familyHits(e.text)))));
-  const payload = metrics(plScores, pl.map((e) => e.label), plHead.thresholds);
+  const payload = metrics(
+    plScores,
+    pl.map((e) => e.label),
+    plHead.thresholds,
+  );
   // rules, through the detectors themselves
   const cfg = (type: string) => ({ type, location: "assistant::tool_call" as const });
   const dest = destinationData().filter((e) => e.split === "test");
@@ -131,7 +150,8 @@ export function evaluate(models: LoadedModels): Evaluation {
   const srcLevels = src.map((e) => {
     const call: Part = { location: "assistant::tool_call", messageId: 1, toolId: 0, text: e.callArgs, toolName: e.callName };
     const result: Part = { location: "tool::content", messageId: 2, text: e.result, toolName: e.callName };
-    return detectFnOf("tool_risk/untrusted_source")!(e.result, result, { type: "tool_risk/untrusted_source", location: "tool::content" }, { parts: [call, result] }).level;
+    return detectFnOf("tool_risk/untrusted_source")!(e.result, result, { type: "tool_risk/untrusted_source", location: "tool::content" }, { parts: [call, result] })
+      .level;
   });
   const dev = deviationData().filter((e) => e.split === "test");
   const devLevels = dev.map((e) => {
@@ -142,15 +162,28 @@ export function evaluate(models: LoadedModels): Evaluation {
   void definitionText;
   return {
     prompt_attack: { ...metrics(paScores, paLabels, paHead.thresholds), bySource },
-    prompt_attack_corpus_only: metrics(corpusIdx.map((i) => paScores[i]), corpusIdx.map((i) => paLabels[i]), paHead.thresholds),
+    prompt_attack_corpus_only: metrics(
+      corpusIdx.map((i) => paScores[i]),
+      corpusIdx.map((i) => paLabels[i]),
+      paHead.thresholds,
+    ),
     moderation,
     moderation_corpus_only: moderationCorpus,
     moderation_probes: moderationProbes,
     crud: { accuracy: cr.length ? correct / cr.length : 0, n: cr.length, perClass },
     payload,
-    untrusted_destination: levelMetrics(destLevels, dest.map((e) => e.label)),
-    untrusted_source: levelMetrics(srcLevels, src.map((e) => e.label)),
-    dangerous_deviation: levelMetrics(devLevels, dev.map((e) => e.label)),
+    untrusted_destination: levelMetrics(
+      destLevels,
+      dest.map((e) => e.label),
+    ),
+    untrusted_source: levelMetrics(
+      srcLevels,
+      src.map((e) => e.label),
+    ),
+    dangerous_deviation: levelMetrics(
+      devLevels,
+      dev.map((e) => e.label),
+    ),
   };
 }
 
@@ -183,7 +216,9 @@ export function formatEvaluation(e: Evaluation): string {
   lines.push("  corpus rows only:");
   for (const c of CATEGORIES) lines.push(binaryLine(`  ${c}`, e.moderation_corpus_only[c]));
   const probes = e.moderation_probes;
-  lines.push(`  hand-written probes (probes.ts, any head at l4): safe flagged ${probes.safe.flagged.length}/${probes.safe.n}, harmful flagged ${probes.harmful.n - probes.harmful.missed.length}/${probes.harmful.n}`);
+  lines.push(
+    `  hand-written probes (probes.ts, any head at l4): safe flagged ${probes.safe.flagged.length}/${probes.safe.n}, harmful flagged ${probes.harmful.n - probes.harmful.missed.length}/${probes.harmful.n}`,
+  );
   lines.push(`tool_risk CRUD accuracy      n=${e.crud.n} accuracy=${f3(e.crud.accuracy)}`);
   for (const c of CRUD) lines.push(binaryLine(`tool_risk/${c}`, e.crud.perClass[c]));
   lines.push(binaryLine("tool_risk/payload", e.payload));

@@ -22,17 +22,7 @@ import { scoreFeatures } from "../src/screening/detectors/learned/text-scoring.j
 import { argValues, nameWords } from "../src/screening/detectors/learned/tool-calls.js";
 import { calibrate, type CalibrationOptions } from "./calibrate.js";
 import { LEARNED_CORPUS_FILES, requireCorpora } from "./corpora.js";
-import {
-  crudData,
-  destinationData,
-  deviationData,
-  moderationData,
-  payloadData,
-  promptAttackData,
-  SEED,
-  sourceData,
-  trainingFingerprint,
-} from "./datasets.js";
+import { crudData, destinationData, deviationData, moderationData, payloadData, promptAttackData, SEED, sourceData, trainingFingerprint } from "./datasets.js";
 import { evaluate, formatEvaluation } from "./evaluate.js";
 import { CATEGORIES } from "./generators/moderation.js";
 import { CRUD } from "./generators/tools.js";
@@ -67,7 +57,9 @@ function fit(name: string, train: Example[], o: TrainOptions, validate: (h: Line
   const head: LinearHead = { name, weights: dequantize(q, scale), bias: Math.fround(h.bias) };
   const v = validate(head);
   const thresholds = calibrate(v.scores, v.labels, cal);
-  log(`  ${name}: ${train.length} training examples, ${((performance.now() - t0) / 1000).toFixed(1)} s; thresholds ${LEVEL_ORDER.map((l) => thresholds[l].toFixed(3)).join(" / ")}`);
+  log(
+    `  ${name}: ${train.length} training examples, ${((performance.now() - t0) / 1000).toFixed(1)} s; thresholds ${LEVEL_ORDER.map((l) => thresholds[l].toFixed(3)).join(" / ")}`,
+  );
   return { spec: { name, scale, bias: head.bias, thresholds }, q, head };
 }
 
@@ -89,12 +81,13 @@ function textExamples(feats: TextFeatures[], labels: number[], weights?: number[
 /** Rule signatures -> the most confident level whose precision floor they meet on train+validation. */
 function calibrateRules(rows: { signatures: string[]; label: number }[], minSupport = 3): RuleLevels {
   const stats = new Map<string, { n: number; pos: number }>();
-  for (const r of rows) for (const s of new Set(r.signatures)) {
-    const st = stats.get(s) ?? { n: 0, pos: 0 };
-    st.n++;
-    st.pos += r.label;
-    stats.set(s, st);
-  }
+  for (const r of rows)
+    for (const s of new Set(r.signatures)) {
+      const st = stats.get(s) ?? { n: 0, pos: 0 };
+      st.n++;
+      st.pos += r.label;
+      stats.set(s, st);
+    }
   const out: RuleLevels = {};
   for (const [s, st] of [...stats].sort()) {
     const p = st.pos / st.n;
@@ -118,7 +111,10 @@ const paTrainIdx = pa.map((e, i) => (e.split === "train" ? i : -1)).filter((i) =
 const paValIdx = pa.map((e, i) => (e.split === "validation" ? i : -1)).filter((i) => i >= 0);
 const pat = fit(
   "prompt_attack",
-  textExamples(paTrainIdx.map((i) => paFeat[i]), paTrainIdx.map((i) => pa[i].label)),
+  textExamples(
+    paTrainIdx.map((i) => paFeat[i]),
+    paTrainIdx.map((i) => pa[i].label),
+  ),
   { dim: 1 << TEXT_BITS, epochs: 12, learningRate: 0.3, l2: 1e-6, seed: SEED },
   (h) => ({ scores: paValIdx.map((i) => scoreFeatures(h, paFeat[i], pa[i].text.length).score), labels: paValIdx.map((i) => pa[i].label) }),
   { maxFprAtL4: 0.01, minSupport: 5, l4: "f1" },
@@ -133,7 +129,10 @@ const modValIdx = mod.map((e, i) => (e.split === "validation" ? i : -1)).filter(
 const modHeads = CATEGORIES.map((c, k) =>
   fit(
     c,
-    textExamples(modTrainIdx.map((i) => modFeat[i]), modTrainIdx.map((i) => mod[i].labels[c])),
+    textExamples(
+      modTrainIdx.map((i) => modFeat[i]),
+      modTrainIdx.map((i) => mod[i].labels[c]),
+    ),
     { dim: 1 << TEXT_BITS, epochs: 10, learningRate: 0.3, l2: 1e-4, seed: SEED + 10 + k },
     (h) => ({ scores: modValIdx.map((i) => scoreFeatures(h, modFeat[i], mod[i].text.length).score), labels: modValIdx.map((i) => mod[i].labels[c]) }),
     { maxFprAtL4: 0.01, minSupport: 3, l4: "floor" },
@@ -147,14 +146,23 @@ const crFeat: SparseVector[] = cr.map((e) => tokenFeatures(crudTokens(e.name, e.
 // Heads first, then thresholds on the shares the detector reports (crudShares).
 const crudTrain = cr.map((e, i) => ({ e, i })).filter(({ e }) => e.split === "train");
 const crudVal = cr.map((e, i) => ({ e, i })).filter(({ e }) => e.split === "validation");
-const crudRaw = CRUD.map((c, k) => trainLogistic(crudTrain.map(({ e, i }) => ({ x: crFeat[i], y: e.label === c ? 1 : 0 })), { dim: 1 << TOOL_BITS, epochs: 10, learningRate: 0.3, l2: 1e-5, seed: SEED + 20 + k, positiveWeight: 1 }));
+const crudRaw = CRUD.map((c, k) =>
+  trainLogistic(
+    crudTrain.map(({ e, i }) => ({ x: crFeat[i], y: e.label === c ? 1 : 0 })),
+    { dim: 1 << TOOL_BITS, epochs: 10, learningRate: 0.3, l2: 1e-5, seed: SEED + 20 + k, positiveWeight: 1 },
+  ),
+);
 const crudLinear = crudRaw.map((h, k) => {
   const { q, scale } = quantize(h.weights);
   return { q, scale, head: { name: CRUD[k], weights: dequantize(q, scale), bias: Math.fround(h.bias) } as LinearHead };
 });
 const crudValShares = crudVal.map(({ i }) => crudShares(crudLinear.map((l) => score(l.head, crFeat[i]))));
 const crudHeads: Trained[] = CRUD.map((c, k) => {
-  const thresholds = calibrate(crudValShares.map((s) => s[k]), crudVal.map(({ e }) => (e.label === c ? 1 : 0)), { maxFprAtL4: 0.02, minSupport: 5, l4: "f1" });
+  const thresholds = calibrate(
+    crudValShares.map((s) => s[k]),
+    crudVal.map(({ e }) => (e.label === c ? 1 : 0)),
+    { maxFprAtL4: 0.02, minSupport: 5, l4: "f1" },
+  );
   log(`  ${c}: ${crudTrain.length} training examples; thresholds ${LEVEL_ORDER.map((l) => thresholds[l].toFixed(3)).join(" / ")}`);
   return { spec: { name: c, scale: crudLinear[k].scale, bias: crudLinear[k].head.bias, thresholds }, q: crudLinear[k].q, head: crudLinear[k].head };
 });
@@ -165,7 +173,10 @@ const pl = payloadData();
 const plFeat = pl.map((e) => charFeatures(e.text, TOOL_BITS, payloadMarkers(familyHits(e.text))));
 const payloadHead = fit(
   "payload",
-  pl.map((e, i) => ({ e, i })).filter(({ e }) => e.split === "train").map(({ e, i }) => ({ x: plFeat[i], y: e.label })),
+  pl
+    .map((e, i) => ({ e, i }))
+    .filter(({ e }) => e.split === "train")
+    .map(({ e, i }) => ({ x: plFeat[i], y: e.label })),
   { dim: 1 << TOOL_BITS, epochs: 12, learningRate: 0.3, l2: 1e-6, seed: SEED + 30 },
   (h) => {
     const v = pl.map((e, i) => ({ e, i })).filter(({ e }) => e.split === "validation");
@@ -181,7 +192,8 @@ const destRules = calibrateRules(
   notTest(destinationData()).map((e) => {
     const words = nameWords(e.name);
     const signatures: string[] = [];
-    for (const v of argValues(e.args)) for (const d of destinationsIn(v.value)) if (!d.trusted && !d.internal) signatures.push(destinationSignature(d, destinationContext(v.key, words)));
+    for (const v of argValues(e.args))
+      for (const d of destinationsIn(v.value)) if (!d.trusted && !d.internal) signatures.push(destinationSignature(d, destinationContext(v.key, words)));
     return { signatures, label: e.label };
   }),
 );
@@ -190,8 +202,10 @@ const srcRules = calibrateRules(
   sourceRows.map((e) => {
     const signatures: string[] = [];
     const fetching = /fetch|get|browse|read|download|scrape|open|crawl|visit|load|retrieve|search|http|request|url|web|page/.test(e.callName);
-    if (fetching) for (const v of argValues(e.callArgs)) for (const d of destinationsIn(v.value)) if (d.kind !== "email" && !d.trusted && !d.internal) signatures.push("call_origin");
-    for (const d of destinationsIn(e.result)) if (!d.trusted && !d.internal) signatures.push(/^(from|source|url)\s*:/im.test(e.result) || /"(url|source)"/.test(e.result) ? "declared_origin" : "mentioned");
+    if (fetching)
+      for (const v of argValues(e.callArgs)) for (const d of destinationsIn(v.value)) if (d.kind !== "email" && !d.trusted && !d.internal) signatures.push("call_origin");
+    for (const d of destinationsIn(e.result))
+      if (!d.trusted && !d.internal) signatures.push(/^(from|source|url)\s*:/im.test(e.result) || /"(url|source)"/.test(e.result) ? "declared_origin" : "mentioned");
     return { signatures, label: e.label };
   }),
 );
@@ -212,7 +226,11 @@ const specs = {
 const weightsHash = createHash("sha256");
 for (const t of [pat, ...modHeads, ...crudHeads, payloadHead]) weightsHash.update(Buffer.from(t.q.buffer)).update(JSON.stringify(t.spec));
 weightsHash.update(JSON.stringify([destRules, srcRules, devRules]));
-const count = (rows: { split: string }[]) => ({ train: rows.filter((r) => r.split === "train").length, validation: rows.filter((r) => r.split === "validation").length, test: rows.filter((r) => r.split === "test").length });
+const count = (rows: { split: string }[]) => ({
+  train: rows.filter((r) => r.split === "train").length,
+  validation: rows.filter((r) => r.split === "validation").length,
+  test: rows.filter((r) => r.split === "test").length,
+});
 const manifest: Manifest = {
   version: `learned-1.${FEATURE_VERSION}-${weightsHash.digest("hex").slice(0, 12)}`,
   featureVersion: FEATURE_VERSION,

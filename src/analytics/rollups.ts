@@ -93,9 +93,7 @@ export class AnalyticsRollups {
     const queries: Promise<Rollup[]>[] = minuteRanges.map(([a, b]) => this.minutes.find(range(a, b)));
     if (usableHours.size > 0) {
       const hours = [...usableHours];
-      queries.push(
-        this.hours.find(range(Math.min(...hours), Math.max(...hours) + HOUR)).then((rows) => rows.filter((r) => usableHours.has(r.start.getTime()))),
-      );
+      queries.push(this.hours.find(range(Math.min(...hours), Math.max(...hours) + HOUR)).then((rows) => rows.filter((r) => usableHours.has(r.start.getTime()))));
     }
     return (await Promise.all(queries)).flat();
   }

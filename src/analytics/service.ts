@@ -55,18 +55,16 @@ export function analyticsService(deps: { orgs: Organizations; rollups: Analytics
       }
       const projects = [...series.keys()].sort().map((projectId) => ({
         projectId,
-        timeSeries: series.get(projectId)!.map(
-          (c, i): MessageInitShape<typeof AnalyticsBucketSchema> => ({
-            timestamp: iso(start + i * bin),
-            numRequests: c.num_requests,
-            totalFlagged: c.total_flagged,
-            promptAttackFlagged: c.prompt_attack_flagged,
-            moderationFlagged: c.moderation_flagged,
-            piiFlagged: c.pii_flagged,
-            unknownLinksFlagged: c.unknown_links_flagged,
-            overrideDenyFlagged: c.override_deny_flagged,
-          }),
-        ),
+        timeSeries: series.get(projectId)!.map((c, i): MessageInitShape<typeof AnalyticsBucketSchema> => ({
+          timestamp: iso(start + i * bin),
+          numRequests: c.num_requests,
+          totalFlagged: c.total_flagged,
+          promptAttackFlagged: c.prompt_attack_flagged,
+          moderationFlagged: c.moderation_flagged,
+          piiFlagged: c.pii_flagged,
+          unknownLinksFlagged: c.unknown_links_flagged,
+          overrideDenyFlagged: c.override_deny_flagged,
+        })),
       }));
       return { effectiveStartTime: iso(start), effectiveEndTime: iso(end), resolution, projects };
     },

@@ -28,9 +28,7 @@ export function accessOf(method: DescMethod): Access {
   if (service.startsWith("grpc.reflection.")) return { audience: "public", write: false };
   if (service === SystemService.typeName) return { audience: "screening-or-platform", write: false };
   if (service === GuardService.typeName) {
-    return method.name === GuardService.method.guard.name
-      ? { audience: "screening", write: false }
-      : { audience: "screening-or-platform", write: false };
+    return method.name === GuardService.method.guard.name ? { audience: "screening", write: false } : { audience: "screening-or-platform", write: false };
   }
   return { audience: "platform", write: method.idempotency !== MethodOptions_IdempotencyLevel.NO_SIDE_EFFECTS };
 }

@@ -41,7 +41,9 @@ export async function bootstrap(orgs: Organizations, keys: ApiKeys, options: Boo
   // time these keys are shown, and log shippers should not collect them.
   process.stdout.write(
     `\nParapet created organization ${DEFAULT_ORG_ID} with these API keys (shown once, also saved to ${file}):\n` +
-      Object.entries(generated).map(([k, v]) => `  ${k}: ${v}\n`).join("") +
+      Object.entries(generated)
+        .map(([k, v]) => `  ${k}: ${v}\n`)
+        .join("") +
       "\n",
   );
   log.info({ file }, "bootstrap keys generated");

@@ -92,7 +92,9 @@ async function organizations(action: string | undefined, args: string[]): Promis
       process.stdout.write((await orgs.create(values.name))._id + "\n");
     } else if (action === "list") {
       for (const o of await orgs.list()) {
-        const features = Object.entries(o.features).map(([k, v]) => `${k}=${v ? "on" : "off"}`).join(",");
+        const features = Object.entries(o.features)
+          .map(([k, v]) => `${k}=${v ? "on" : "off"}`)
+          .join(",");
         process.stdout.write(`${o._id}\t${o.name}\tdefault_project=${o.default_project_id}\tmax_policies=${o.max_policies}\t${features}\n`);
       }
     } else if (action === "set") {

@@ -2,11 +2,7 @@
 import { create } from "@bufbuild/protobuf";
 import { timestampFromDate } from "@bufbuild/protobuf/wkt";
 import type { HandlerContext, ServiceImpl } from "@connectrpc/connect";
-import {
-  CustomGuardrailSchema,
-  type CustomGuardrail,
-  type CustomGuardrailService,
-} from "../../gen/parapet/v1/custom_guardrails_pb.js";
+import { CustomGuardrailSchema, type CustomGuardrail, type CustomGuardrailService } from "../../gen/parapet/v1/custom_guardrails_pb.js";
 import type { FieldViolation } from "../api/interceptors/validation.js";
 import { ApiError } from "../api/errors.js";
 import { callerOrg } from "../api/tenant.js";

@@ -32,7 +32,9 @@ export function lintPolicy(r: Resolved, detectors: DetectorLookup = detectFnOf):
       const compiled = compilePattern(source);
       if (!compiled.ok) error(`custom guardrail '${id}' pattern ${i} is not a valid RE2 expression (${compiled.reason}); it is skipped`);
       else if (!safeRegex(source)) {
-        warning(`custom guardrail '${id}' pattern ${i} would backtrack catastrophically in a backtracking engine; Parapet runs it in linear time, but do not reuse it elsewhere`);
+        warning(
+          `custom guardrail '${id}' pattern ${i} would backtrack catastrophically in a backtracking engine; Parapet runs it in linear time, but do not reuse it elsewhere`,
+        );
       }
     });
   }
@@ -66,7 +68,9 @@ export function lintPolicy(r: Resolved, detectors: DetectorLookup = detectFnOf):
         const dn = normalizeOverride(de);
         for (const ae of allow.override_list ?? []) {
           if (dn !== "" && normalizeOverride(ae).includes(dn)) {
-            warning(`override_deny entry ${JSON.stringify(de)} at ${deny.location} is shadowed by override_allow entry ${JSON.stringify(ae)}: a message equal to the allow entry passes although it contains the deny entry`);
+            warning(
+              `override_deny entry ${JSON.stringify(de)} at ${deny.location} is shadowed by override_allow entry ${JSON.stringify(ae)}: a message equal to the allow entry passes although it contains the deny entry`,
+            );
           }
         }
       }

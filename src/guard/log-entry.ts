@@ -51,4 +51,3 @@ export function logOf(requestUuid: string, at: Date, orgId: string, r: Resolved,
     event_metadata: metadata,
   };
 }
-

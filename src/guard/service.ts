@@ -101,9 +101,7 @@ export function guardService(deps: GuardServiceDeps): ServiceImpl<typeof GuardSe
         payload: req.payload
           ? screening.outcomes
               .filter((o) => o.matched && reportsPayload(o.detectorType) && o.messageId !== undefined)
-              .flatMap((o) =>
-                o.spans.map((s) => ({ start: s.start, end: s.end, text: s.text, detectorType: o.detectorType, labels: s.labels, messageId: o.messageId })),
-              )
+              .flatMap((o) => o.spans.map((s) => ({ start: s.start, end: s.end, text: s.text, detectorType: o.detectorType, labels: s.labels, messageId: o.messageId })))
           : [],
         devInfo: req.devInfo ? devInfo(deps) : undefined,
         metadata: { requestUuid },
@@ -123,9 +121,7 @@ export function guardService(deps: GuardServiceDeps): ServiceImpl<typeof GuardSe
       const screensTools = req.tools.length > 0 && resolved.policy.detectors.some((d) => d.location === "tool_definition::content");
       return {
         results,
-        tools: screensTools
-          ? { flagged: screening.outcomes.some((o) => o.location === "tool_definition::content" && o.flagged), results: toolResults }
-          : undefined,
+        tools: screensTools ? { flagged: screening.outcomes.some((o) => o.location === "tool_definition::content" && o.flagged), results: toolResults } : undefined,
         devInfo: req.devInfo ? devInfo(deps) : undefined,
       };
     },

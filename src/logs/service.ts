@@ -11,7 +11,6 @@ import { pageLogs, type GuardLogs, type StoredLog } from "./repository.js";
 /** Deepest page a query may reach; beyond it the caller must narrow the time range (403, docs/decisions.md#logs-paging). */
 const MAX_OFFSET = 100_000;
 
-
 function guardLogOf(l: StoredLog): MessageInitShape<typeof GuardLogSchema> {
   return {
     requestUuid: l._id,

@@ -2,13 +2,7 @@
 // to a detector type are stored and returned as null (docs/api.md#detectors).
 import { create } from "@bufbuild/protobuf";
 import { timestampFromDate } from "@bufbuild/protobuf/wkt";
-import {
-  CustomPolicySchema,
-  DetectorConfigSchema,
-  type CustomPolicy,
-  type DetectorConfig,
-  type PolicyRequest,
-} from "../../gen/parapet/v1/policies_pb.js";
+import { CustomPolicySchema, DetectorConfigSchema, type CustomPolicy, type DetectorConfig, type PolicyRequest } from "../../gen/parapet/v1/policies_pb.js";
 import { definitionOf } from "../screening/registry.js";
 import { DEFAULT_GUARDRAIL_LOCATIONS, type Location } from "../screening/vocabulary.js";
 import type { PolicyInput, StoredDetector, StoredPolicy } from "./repository.js";
@@ -27,7 +21,10 @@ function toStoredDetector(d: DetectorConfig): StoredDetector {
     type: d.type,
     // The proto's `string.in` rule has checked it.
     location: d.location as Location,
-    allowed_domains: list("allowed_domains", d.allowedDomains.map((x) => x.toLowerCase())),
+    allowed_domains: list(
+      "allowed_domains",
+      d.allowedDomains.map((x) => x.toLowerCase()),
+    ),
     override_list: list("override_list", d.overrideList),
     tool_access_action: accepts.includes("tool_access_action") ? ((d.toolAccessAction as "allow" | "deny" | undefined) ?? null) : null,
     tool_access_list: list("tool_access_list", d.toolAccessList),
@@ -59,11 +56,7 @@ function toDetectorConfig(d: StoredDetector): DetectorConfig {
   });
 }
 
-export function customPolicyOf(
-  p: StoredPolicy,
-  projects: PolicyProject[],
-  guardrailLocations: Map<string, string[]>,
-): CustomPolicy {
+export function customPolicyOf(p: StoredPolicy, projects: PolicyProject[], guardrailLocations: Map<string, string[]>): CustomPolicy {
   return create(CustomPolicySchema, {
     policyId: p._id,
     versionId: p.version_id,

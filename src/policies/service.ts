@@ -39,7 +39,6 @@ export function policyService(deps: PolicyServiceDeps): ServiceImpl<typeof Polic
   const { orgs, policies, projectsScreenedBy } = deps;
   const enabledOrg = (ctx: Parameters<typeof callerOrgWith>[0]) => callerOrgWith(ctx, orgs, "policies");
 
-
   return {
     async createPolicy(req, ctx) {
       const org = await enabledOrg(ctx);

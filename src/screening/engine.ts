@@ -82,12 +82,7 @@ function mapSpans(n: NormalizedText, d: Detection, threshold: string, extraLabel
   return out ?? noSpans;
 }
 
-export function screen(
-  policy: ScreeningPolicy,
-  guardrails: ActiveGuardrail[],
-  parts: Part[],
-  lookup: DetectorLookup = detectFnOf,
-): Screening {
+export function screen(policy: ScreeningPolicy, guardrails: ActiveGuardrail[], parts: Part[], lookup: DetectorLookup = detectFnOf): Screening {
   const context = { parts };
   const outcomes: Outcome[] = [];
   for (const part of parts) {

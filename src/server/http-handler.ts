@@ -32,11 +32,7 @@ export function createHttpHandler(parts: HttpHandlerParts) {
     res.setHeader("X-Request-Id", requestId);
     const path = (req.url ?? "/").split("?")[0];
     const template = parts.rest.templateOf(path);
-    const endpoint = template
-      ? `${req.method} ${template}`
-      : parts.rpcPaths.has(path) || probePaths.has(path) || path === "/metrics"
-        ? path
-        : "unmatched";
+    const endpoint = template ? `${req.method} ${template}` : parts.rpcPaths.has(path) || probePaths.has(path) || path === "/metrics" ? path : "unmatched";
     const metrics = parts.metrics;
     metrics?.inFlight.inc();
 

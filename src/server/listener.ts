@@ -33,10 +33,7 @@ export async function listen(options: ListenOptions): Promise<Listener> {
   const h1 = http.createServer(options.handler as http.RequestListener);
   h1.keepAliveTimeout = 65_000;
   const h2 = options.tls
-    ? http2.createSecureServer(
-        { cert: readFileSync(options.tls.certFile), key: readFileSync(options.tls.keyFile), allowHTTP1: true },
-        options.handler as never,
-      )
+    ? http2.createSecureServer({ cert: readFileSync(options.tls.certFile), key: readFileSync(options.tls.keyFile), allowHTTP1: true }, options.handler as never)
     : http2.createServer({}, options.handler as never);
 
   // HTTP/1.1 sockets and their in-flight requests. http.Server only tracks

@@ -21,15 +21,8 @@ import * as v1alpha from "../../gen/grpc/reflection/v1alpha/reflection_pb.js";
  * `extraFiles` makes files that no service imports resolvable too, for example the
  * file declaring error detail messages that clients decode from `grpc-status-details-bin`.
  */
-export function registerReflection(
-  router: ConnectRouter,
-  services: readonly DescService[],
-  extraFiles: readonly DescFile[] = [],
-): void {
-  const index = new ReflectionIndex(
-    [...services, v1.ServerReflection, v1alpha.ServerReflection],
-    extraFiles,
-  );
+export function registerReflection(router: ConnectRouter, services: readonly DescService[], extraFiles: readonly DescFile[] = []): void {
+  const index = new ReflectionIndex([...services, v1.ServerReflection, v1alpha.ServerReflection], extraFiles);
 
   router.service(v1.ServerReflection, {
     async *serverReflectionInfo(requests) {
@@ -48,14 +41,8 @@ export function registerReflection(
       for await (const request of requests) {
         // v1alpha and v1 are wire-identical (only the package differs), so one
         // implementation serves both through a binary round trip.
-        const asV1 = fromBinary(
-          v1.ServerReflectionRequestSchema,
-          toBinary(v1alpha.ServerReflectionRequestSchema, request),
-        );
-        yield fromBinary(
-          v1alpha.ServerReflectionResponseSchema,
-          toBinary(v1.ServerReflectionResponseSchema, index.answer(asV1, sent)),
-        );
+        const asV1 = fromBinary(v1.ServerReflectionRequestSchema, toBinary(v1alpha.ServerReflectionRequestSchema, request));
+        yield fromBinary(v1alpha.ServerReflectionResponseSchema, toBinary(v1.ServerReflectionResponseSchema, index.answer(asV1, sent)));
       }
     },
   });
@@ -79,10 +66,7 @@ class ReflectionIndex {
     }
   }
 
-  answer(
-    request: v1.ServerReflectionRequest,
-    sent: Set<string>,
-  ): v1.ServerReflectionResponse {
+  answer(request: v1.ServerReflectionRequest, sent: Set<string>): v1.ServerReflectionResponse {
     return create(v1.ServerReflectionResponseSchema, {
       validHost: request.host,
       originalRequest: request,
@@ -90,10 +74,7 @@ class ReflectionIndex {
     });
   }
 
-  private respond(
-    req: v1.ServerReflectionRequest["messageRequest"],
-    sent: Set<string>,
-  ): v1.ServerReflectionResponse["messageResponse"] {
+  private respond(req: v1.ServerReflectionRequest["messageRequest"], sent: Set<string>): v1.ServerReflectionResponse["messageResponse"] {
     switch (req.case) {
       case "listServices":
         return {
@@ -104,9 +85,7 @@ class ReflectionIndex {
         };
       case "fileByFilename": {
         const file = this.files.get(req.value);
-        return file
-          ? this.fileResponse(file, sent)
-          : notFound(`file not found: ${req.value}`);
+        return file ? this.fileResponse(file, sent) : notFound(`file not found: ${req.value}`);
       }
       case "fileContainingSymbol": {
         // Some clients send names with the leading dot of a type reference.
@@ -117,17 +96,13 @@ class ReflectionIndex {
       case "fileContainingExtension": {
         const { containingType, extensionNumber } = req.value;
         const file = this.extensions.get(containingType)?.get(extensionNumber);
-        return file
-          ? this.fileResponse(file, sent)
-          : notFound(`extension not found: ${containingType} ${extensionNumber}`);
+        return file ? this.fileResponse(file, sent) : notFound(`extension not found: ${containingType} ${extensionNumber}`);
       }
       case "allExtensionNumbersOfType": {
         if (!this.messages.has(req.value)) {
           return notFound(`type not found: ${req.value}`);
         }
-        const numbers = [...(this.extensions.get(req.value)?.keys() ?? [])].sort(
-          (a, b) => a - b,
-        );
+        const numbers = [...(this.extensions.get(req.value)?.keys() ?? [])].sort((a, b) => a - b);
         return {
           case: "allExtensionNumbersResponse",
           value: create(v1.ExtensionNumberResponseSchema, {
@@ -146,10 +121,7 @@ class ReflectionIndex {
   // The requested file always comes first (clients read it as the answer), then
   // its transitive imports that this stream has not received yet: a client cannot
   // link a file without all of them.
-  private fileResponse(
-    file: DescFile,
-    sent: Set<string>,
-  ): v1.ServerReflectionResponse["messageResponse"] {
+  private fileResponse(file: DescFile, sent: Set<string>): v1.ServerReflectionResponse["messageResponse"] {
     const out: Uint8Array[] = [];
     const queue: DescFile[] = [file];
     for (let next = queue.shift(); next; next = queue.shift()) {

@@ -5,6 +5,8 @@
 import { randomBytes } from "node:crypto";
 
 export function newDocumentId(now = Date.now()): string {
-  const head = Math.floor(now / 1000).toString(16).padStart(8, "0");
+  const head = Math.floor(now / 1000)
+    .toString(16)
+    .padStart(8, "0");
   return head + randomBytes(8).toString("hex");
 }

@@ -13,13 +13,7 @@ describe("pii/ip_address", () => {
   it("finds IPv6 full, compressed, loopback, mapped and zoned forms", () => {
     const text = "hosts: 2001:0db8:85a3:0000:0000:8a2e:0370:7334, 2001:db8::ff00:42:8329, ::1, ::ffff:1.2.3.4, fe80::1%eth0";
     const d = detectIpAddress(text);
-    expect(covered(text, d)).toEqual([
-      "2001:0db8:85a3:0000:0000:8a2e:0370:7334",
-      "2001:db8::ff00:42:8329",
-      "::1",
-      "::ffff:1.2.3.4",
-      "fe80::1%eth0",
-    ]);
+    expect(covered(text, d)).toEqual(["2001:0db8:85a3:0000:0000:8a2e:0370:7334", "2001:db8::ff00:42:8329", "::1", "::ffff:1.2.3.4", "fe80::1%eth0"]);
     expect(d.spans.every((s) => s.level === "l1_confident")).toBe(true);
   });
 

@@ -1,10 +1,5 @@
 import { describe, expect, it } from "vitest";
-import {
-  detectOverrideAllow,
-  detectOverrideDeny,
-  nearlyEquals,
-  normalizeOverrideText,
-} from "../../src/screening/detectors/overrides.js";
+import { detectOverrideAllow, detectOverrideDeny, nearlyEquals, normalizeOverrideText } from "../../src/screening/detectors/overrides.js";
 import { covered, expectNothing } from "./helpers.js";
 
 describe("override normalization", () => {

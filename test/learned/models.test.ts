@@ -40,21 +40,21 @@ describe("shipped models", () => {
 
   it("cover every learned detector type", () => {
     const learned = [
-        "dangerous_deviation",
-        "moderated_content/crime",
-        "moderated_content/hate",
-        "moderated_content/self_harm",
-        "moderated_content/sexual",
-        "moderated_content/violence",
-        "moderated_content/weapons",
-        "prompt_attack",
-        "tool_risk/create",
-        "tool_risk/delete",
-        "tool_risk/payload",
-        "tool_risk/read",
-        "tool_risk/untrusted_destination",
-        "tool_risk/untrusted_source",
-        "tool_risk/update",
+      "dangerous_deviation",
+      "moderated_content/crime",
+      "moderated_content/hate",
+      "moderated_content/self_harm",
+      "moderated_content/sexual",
+      "moderated_content/violence",
+      "moderated_content/weapons",
+      "prompt_attack",
+      "tool_risk/create",
+      "tool_risk/delete",
+      "tool_risk/payload",
+      "tool_risk/read",
+      "tool_risk/untrusted_destination",
+      "tool_risk/untrusted_source",
+      "tool_risk/update",
     ];
     for (const type of learned) expect(detectFnOf(type), type).toBeTypeOf("function");
   });

@@ -22,7 +22,10 @@ beforeAll(() => {
   writeFileSync(join(dir, "vocab.txt"), vocab.join("\n") + "\n");
   writeFileSync(
     join(dir, "tokenizer.json"),
-    JSON.stringify({ model: { type: "WordPiece", unk_token: "[UNK]", continuing_subword_prefix: "##", vocab: Object.fromEntries(vocab.map((t, i) => [t, i])) }, normalizer: { type: "BertNormalizer", lowercase: true } }),
+    JSON.stringify({
+      model: { type: "WordPiece", unk_token: "[UNK]", continuing_subword_prefix: "##", vocab: Object.fromEntries(vocab.map((t, i) => [t, i])) },
+      normalizer: { type: "BertNormalizer", lowercase: true },
+    }),
   );
 });
 
@@ -48,7 +51,10 @@ describe("ONNX prompt_attack", () => {
   it("is configured from the environment", () => {
     expect(promptAttackOnnxOf({})).toBeUndefined();
     expect(() => promptAttackOnnxOf({ PARAPET_PROMPT_ATTACK_ONNX: "/m.onnx" })).toThrow(/TOKENIZER/);
-    expect(promptAttackOnnxOf({ PARAPET_PROMPT_ATTACK_ONNX: "/m.onnx", PARAPET_PROMPT_ATTACK_TOKENIZER: "/v.txt", PARAPET_PROMPT_ATTACK_ONNX_THRESHOLDS: "0.9,0.8,0.7,0.6" })?.thresholds?.l4_less_likely).toBe(0.6);
+    expect(
+      promptAttackOnnxOf({ PARAPET_PROMPT_ATTACK_ONNX: "/m.onnx", PARAPET_PROMPT_ATTACK_TOKENIZER: "/v.txt", PARAPET_PROMPT_ATTACK_ONNX_THRESHOLDS: "0.9,0.8,0.7,0.6" })
+        ?.thresholds?.l4_less_likely,
+    ).toBe(0.6);
   });
 
   it("replaces the built-in model after prepare()", async () => {

@@ -38,7 +38,14 @@ export function tinyClassifier(vocab: string[], attackTokens: string[]): Uint8Ar
     else emb[i * 2] = 1;
   });
   const initializer = msg(5, [...int(1, vocab.length), ...int(1, 2), ...int(2, FLOAT), ...str(8, "embedding"), ...bytes(9, new Uint8Array(emb.buffer))]);
-  const gather = msg(1, [...str(1, "embedding"), ...str(1, "input_ids"), ...str(2, "emb"), ...str(3, "gather"), ...str(4, "Gather"), ...msg(5, [...str(1, "axis"), ...int(3, 0), ...int(20, 2)])]);
+  const gather = msg(1, [
+    ...str(1, "embedding"),
+    ...str(1, "input_ids"),
+    ...str(2, "emb"),
+    ...str(3, "gather"),
+    ...str(4, "Gather"),
+    ...msg(5, [...str(1, "axis"), ...int(3, 0), ...int(20, 2)]),
+  ]);
   const mean = msg(1, [
     ...str(1, "emb"),
     ...str(2, "logits"),

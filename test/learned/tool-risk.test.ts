@@ -17,7 +17,12 @@ const crudCases: [string, unknown, "create" | "read" | "update" | "delete", Part
   ["run_sql", { sql: "INSERT INTO audit_log (event) VALUES ('login')" }, "create"],
   ["terminal", { command: "rm -rf ./dist" }, "delete"],
   ["mailbox", { action: "delete", message_id: "m-55" }, "delete"],
-  ["crm_tool", { contact: "Ada" }, "delete", toolDefinition("crm_tool", "Permanently removes the contact from the CRM.", { type: "object", properties: { contact: { type: "string" } } })],
+  [
+    "crm_tool",
+    { contact: "Ada" },
+    "delete",
+    toolDefinition("crm_tool", "Permanently removes the contact from the CRM.", { type: "object", properties: { contact: { type: "string" } } }),
+  ],
 ];
 
 describe("tool_risk CRUD", () => {

@@ -72,7 +72,9 @@ describe("training", () => {
 
   it("best F1 is the best any threshold gives, with tied scores flagged together", () => {
     // Sorted by score: + + - + - -; the cut after the 2nd (F1 0.8) or the 4th (F1 6/7) example.
-    expect(metrics([0.9, 0.8, 0.7, 0.6, 0.5, 0.4], [1, 1, 0, 1, 0, 0], { l1_confident: 2, l2_very_likely: 2, l3_likely: 2, l4_less_likely: 2 }).bestF1).toBeCloseTo(6 / 7);
+    expect(metrics([0.9, 0.8, 0.7, 0.6, 0.5, 0.4], [1, 1, 0, 1, 0, 0], { l1_confident: 2, l2_very_likely: 2, l3_likely: 2, l4_less_likely: 2 }).bestF1).toBeCloseTo(
+      6 / 7,
+    );
     // A tie of a positive and a negative cannot be split: flagging both gives F1 2/3.
     expect(metrics([0.5, 0.5], [1, 0], { l1_confident: 2, l2_very_likely: 2, l3_likely: 2, l4_less_likely: 2 }).bestF1).toBeCloseTo(2 / 3);
   });

@@ -95,11 +95,27 @@ describe("filters and paging over stored logs", () => {
     orgId = org.orgId;
     key = org.platformKey;
     const docs: StoredLog[] = [];
-    const kinds = [[], ["prompt_attack"], ["pii/email", "pii/name"], ["moderated_content/hate"], ["override_deny"], ["unknown_links"], ["tool_access_control"], ["custom_guardrail"], ["dangerous_deviation"]];
+    const kinds = [
+      [],
+      ["prompt_attack"],
+      ["pii/email", "pii/name"],
+      ["moderated_content/hate"],
+      ["override_deny"],
+      ["unknown_links"],
+      ["tool_access_control"],
+      ["custom_guardrail"],
+      ["dangerous_deviation"],
+    ];
     for (let i = 0; i < N; i++) {
       const fired = kinds[i % kinds.length];
       // Many logs share a millisecond: ordering must still be total and stable.
-      docs.push(syntheticLog(orgId, new Date(base + Math.floor(i / 3) * 1000), { fired, meta: { org_id: orgId, project_id: i % 2 ? "project-odd" : "project-even" }, flagged: fired.length > 0 && i % 4 !== 0 }));
+      docs.push(
+        syntheticLog(orgId, new Date(base + Math.floor(i / 3) * 1000), {
+          fired,
+          meta: { org_id: orgId, project_id: i % 2 ? "project-odd" : "project-even" },
+          flagged: fired.length > 0 && i % 4 !== 0,
+        }),
+      );
     }
     await server.app.repos.logs.logs.insertMany(docs);
   });

@@ -63,17 +63,63 @@ describe("create and read", () => {
     expect(p.default_threshold).toBe("l3_likely");
     expect(new Date(p.updated_at).getTime()).toBeGreaterThan(Date.now() - 60_000);
     expect(p.detectors).toEqual([
-      { type: "prompt_attack", location: "tool_definition::content", allowed_domains: null, override_list: null, tool_access_action: null, tool_access_list: null, allowed_tools: [{ tool_name: "search", tool_matcher: '{"name":"search"}' }] },
-      { type: "unknown_links", location: "assistant::content", allowed_domains: ["example.com", "example.co.uk"], override_list: null, tool_access_action: null, tool_access_list: null, allowed_tools: null },
-      { type: "override_deny", location: "user::content", allowed_domains: null, override_list: ["forbidden phrase"], tool_access_action: null, tool_access_list: null, allowed_tools: null },
-      { type: "tool_access_control", location: "assistant::tool_call", allowed_domains: null, override_list: null, tool_access_action: "deny", tool_access_list: ["rm"], allowed_tools: null },
+      {
+        type: "prompt_attack",
+        location: "tool_definition::content",
+        allowed_domains: null,
+        override_list: null,
+        tool_access_action: null,
+        tool_access_list: null,
+        allowed_tools: [{ tool_name: "search", tool_matcher: '{"name":"search"}' }],
+      },
+      {
+        type: "unknown_links",
+        location: "assistant::content",
+        allowed_domains: ["example.com", "example.co.uk"],
+        override_list: null,
+        tool_access_action: null,
+        tool_access_list: null,
+        allowed_tools: null,
+      },
+      {
+        type: "override_deny",
+        location: "user::content",
+        allowed_domains: null,
+        override_list: ["forbidden phrase"],
+        tool_access_action: null,
+        tool_access_list: null,
+        allowed_tools: null,
+      },
+      {
+        type: "tool_access_control",
+        location: "assistant::tool_call",
+        allowed_domains: null,
+        override_list: null,
+        tool_access_action: "deny",
+        tool_access_list: ["rm"],
+        allowed_tools: null,
+      },
     ]);
     expect(p.custom_guardrails).toEqual([{ id: "custom-guardrail-abc", locations: ["user::content", "assistant::content"] }]);
     expect(p.projects).toEqual([]);
   });
 
   it("accepts null for the 'or null' fields", async () => {
-    const id = await createPolicy(minimal({ detectors: [{ type: "pii/email", location: "user::content", allowed_domains: null, override_list: null, tool_access_action: null, tool_access_list: null, allowed_tools: null }] }));
+    const id = await createPolicy(
+      minimal({
+        detectors: [
+          {
+            type: "pii/email",
+            location: "user::content",
+            allowed_domains: null,
+            override_list: null,
+            tool_access_action: null,
+            tool_access_list: null,
+            allowed_tools: null,
+          },
+        ],
+      }),
+    );
     expect((await server.rest("GET", `/v1/policies/${id}`)).status).toBe(200);
   });
 
@@ -118,10 +164,25 @@ describe("validation: every rule answers 422 naming the field and rule", () => {
     await expect422({ name: uniqueName(), default_threshold: "l1_confident" }, "at least one detector");
   });
   it("no two detectors with the same type and location", async () => {
-    await expect422(minimal({ detectors: [{ type: "pii/email", location: "user::content" }, { type: "pii/email", location: "user::content" }] }), "detectors[1]");
+    await expect422(
+      minimal({
+        detectors: [
+          { type: "pii/email", location: "user::content" },
+          { type: "pii/email", location: "user::content" },
+        ],
+      }),
+      "detectors[1]",
+    );
   });
   it("the same type at two locations is fine", async () => {
-    await createPolicy(minimal({ detectors: [{ type: "pii/email", location: "user::content" }, { type: "pii/email", location: "assistant::content" }] }));
+    await createPolicy(
+      minimal({
+        detectors: [
+          { type: "pii/email", location: "user::content" },
+          { type: "pii/email", location: "assistant::content" },
+        ],
+      }),
+    );
   });
   it("tool_definition::content only for prompt_attack", async () => {
     await expect422(minimal({ detectors: [{ type: "pii/email", location: "tool_definition::content" }] }), "detectors[0].location", "prompt_attack");
@@ -142,13 +203,19 @@ describe("validation: every rule answers 422 naming the field and rule", () => {
     const msg = await expect422(minimal({ detectors: [{ type: "tool_access_control", location: "assistant::tool_call" }] }));
     expect(msg).toContain("detectors[0].tool_access_action");
     expect(msg).toContain("detectors[0].tool_access_list");
-    await expect422(minimal({ detectors: [{ type: "tool_access_control", location: "assistant::tool_call", tool_access_action: "maybe", tool_access_list: ["x"] }] }), "tool_access_action");
+    await expect422(
+      minimal({ detectors: [{ type: "tool_access_control", location: "assistant::tool_call", tool_access_action: "maybe", tool_access_list: ["x"] }] }),
+      "tool_access_action",
+    );
   });
   it("fields not applicable to a type are rejected when non-null", async () => {
     await expect422(minimal({ detectors: [{ type: "pii/email", location: "user::content", allowed_domains: ["example.com"] }] }), "allowed_domains", "not applicable");
     await expect422(minimal({ detectors: [{ type: "pii/email", location: "user::content", override_list: ["x"] }] }), "override_list");
     await expect422(minimal({ detectors: [{ type: "pii/email", location: "user::content", tool_access_action: "allow" }] }), "tool_access_action");
-    await expect422(minimal({ detectors: [{ type: "unknown_links", location: "user::content", allowed_tools: [{ tool_name: "a", tool_matcher: "b" }] }] }), "allowed_tools");
+    await expect422(
+      minimal({ detectors: [{ type: "unknown_links", location: "user::content", allowed_tools: [{ tool_name: "a", tool_matcher: "b" }] }] }),
+      "allowed_tools",
+    );
   });
   it("allowed_domains: domain and top-level domain only", async () => {
     for (const bad of ["https://example.com", "www.example.com", "api.example.com", "example.com/path", "example.com:8080", "localhost", "10.0.0.1", "com"]) {
@@ -161,14 +228,28 @@ describe("validation: every rule answers 422 naming the field and rule", () => {
     await expect422(d([{ tool_name: "", tool_matcher: "x" }]), "allowed_tools[0].tool_name");
     await expect422(d([{ tool_name: "x".repeat(257), tool_matcher: "x" }]), "allowed_tools[0].tool_name");
     await expect422(d([{ tool_name: "a", tool_matcher: "x".repeat(20001) }]), "allowed_tools[0].tool_matcher");
-    await expect422(d([{ tool_name: "a", tool_matcher: "m" }, { tool_name: "a", tool_matcher: "m" }]), "allowed_tools[1]");
-    await createPolicy(d([{ tool_name: "a".repeat(256), tool_matcher: "m".repeat(20000) }, { tool_name: "a", tool_matcher: "other" }]));
+    await expect422(
+      d([
+        { tool_name: "a", tool_matcher: "m" },
+        { tool_name: "a", tool_matcher: "m" },
+      ]),
+      "allowed_tools[1]",
+    );
+    await createPolicy(
+      d([
+        { tool_name: "a".repeat(256), tool_matcher: "m".repeat(20000) },
+        { tool_name: "a", tool_matcher: "other" },
+      ]),
+    );
   });
   it("several violations are all named in one answer", async () => {
     const msg = await expect422({
       name: " ",
       default_threshold: "high",
-      detectors: [{ type: "pii/email", location: "tool_definition::content" }, { type: "override_deny", location: "user::content" }],
+      detectors: [
+        { type: "pii/email", location: "tool_definition::content" },
+        { type: "override_deny", location: "user::content" },
+      ],
       custom_guardrail_ids: ["nope"],
     });
     for (const f of ["name", "default_threshold", "detectors[0].location", "detectors[1].override_list", "custom_guardrail_ids[0]"]) expect(msg).toContain(f);
@@ -211,10 +292,22 @@ describe("validation: every rule answers 422 naming the field and rule", () => {
 
 describe("update", () => {
   it("full replacement: new version, omitted detectors and guardrails removed", async () => {
-    const id = await createPolicy(minimal({ custom_guardrail_ids: ["custom-guardrail-1"], detectors: [{ type: "pii/email", location: "user::content" }, { type: "pii/name", location: "user::content" }] }));
+    const id = await createPolicy(
+      minimal({
+        custom_guardrail_ids: ["custom-guardrail-1"],
+        detectors: [
+          { type: "pii/email", location: "user::content" },
+          { type: "pii/name", location: "user::content" },
+        ],
+      }),
+    );
     const before = (await server.rest("GET", `/v1/policies/${id}`)).body.policy;
     const name = uniqueName("renamed");
-    const res = await server.rest("PUT", `/v1/policies/${id}`, { name, default_threshold: "l1_confident", detectors: [{ type: "prompt_attack", location: "user::content" }] });
+    const res = await server.rest("PUT", `/v1/policies/${id}`, {
+      name,
+      default_threshold: "l1_confident",
+      detectors: [{ type: "prompt_attack", location: "user::content" }],
+    });
     expect(res.status).toBe(200);
     expect(res.body).toMatchObject({ status: "ok", id });
     const after = (await server.rest("GET", `/v1/policies/${id}`)).body.policy;
@@ -285,9 +378,7 @@ describe("names are unique within an organization", () => {
 
   it("simultaneous updates of one policy: distinct versions, none lost", async () => {
     const id = await createPolicy();
-    const results = await Promise.all(
-      Array.from({ length: 10 }, (_, i) => server.rest("PUT", `/v1/policies/${id}`, minimal({ name: uniqueName(`concurrent ${i}`) }))),
-    );
+    const results = await Promise.all(Array.from({ length: 10 }, (_, i) => server.rest("PUT", `/v1/policies/${id}`, minimal({ name: uniqueName(`concurrent ${i}`) }))));
     expect(results.every((r) => r.status === 200)).toBe(true);
     const versions = await server.app.repos.policies.versionsOf("org-default", id);
     expect(versions.map((v) => v.version_id)).toEqual(Array.from({ length: 11 }, (_, i) => i + 1));
@@ -344,7 +435,12 @@ describe("organization limits and switches", () => {
     const other = await server.newOrg();
     const id = await createPolicy(minimal(), other.platformKey);
     await server.app.repos.orgs.update(other.orgId, { features: { policies: false } });
-    for (const [m, p, b] of [["POST", "/v1/policies", minimal()], ["GET", `/v1/policies/${id}`], ["PUT", `/v1/policies/${id}`, minimal()], ["DELETE", `/v1/policies/${id}`]] as const) {
+    for (const [m, p, b] of [
+      ["POST", "/v1/policies", minimal()],
+      ["GET", `/v1/policies/${id}`],
+      ["PUT", `/v1/policies/${id}`, minimal()],
+      ["DELETE", `/v1/policies/${id}`],
+    ] as const) {
       const res = await server.rest(m, p, b, other.platformKey);
       expect(res.status).toBe(403);
       expect(res.body.error).toBe("feature_disabled");
@@ -376,7 +472,9 @@ describe("RPC protocols behave like REST", () => {
     expect(created.status).toBe("ok");
     const read = await client.getPolicy({ policyId: created.id });
     expect(read.policy?.name).toBe(name);
-    const dup = await client.createPolicy({ policy: { name, defaultThreshold: "l1_confident", detectors: [{ type: "pii/email", location: "user::content" }] } }).catch((e) => e);
+    const dup = await client
+      .createPolicy({ policy: { name, defaultThreshold: "l1_confident", detectors: [{ type: "pii/email", location: "user::content" }] } })
+      .catch((e) => e);
     expect(dup.code).toBe(Code.AlreadyExists);
     expect(dup.findDetails(ErrorDetailSchema)[0].httpStatus).toBe(400);
     const upd = await client.updatePolicy({ policyId: created.id, policy: { name, defaultThreshold: "l2_very_likely", customGuardrailIds: ["custom-guardrail-z"] } });
@@ -389,7 +487,9 @@ describe("RPC protocols behave like REST", () => {
 
   it("validation over Connect names every violation", async () => {
     const client = rpcClient(PolicyService, server, "connect-json", server.platformKey);
-    const err = await client.createPolicy({ policy: { name: " ", defaultThreshold: "l1_confident", detectors: [{ type: "pii/email", location: "tool_definition::content" }] } }).catch((e) => e);
+    const err = await client
+      .createPolicy({ policy: { name: " ", defaultThreshold: "l1_confident", detectors: [{ type: "pii/email", location: "tool_definition::content" }] } })
+      .catch((e) => e);
     expect(err.code).toBe(Code.InvalidArgument);
     expect(err.rawMessage).toContain("name");
     expect(err.rawMessage).toContain("detectors[0].location");

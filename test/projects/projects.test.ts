@@ -8,7 +8,11 @@ let server: TestServer;
 let policyId: string;
 beforeAll(async () => {
   server = await startTestServer();
-  const res = await server.rest("POST", "/v1/policies", { name: "projects test policy", default_threshold: "l1_confident", detectors: [{ type: "pii/email", location: "user::content" }] });
+  const res = await server.rest("POST", "/v1/policies", {
+    name: "projects test policy",
+    default_threshold: "l1_confident",
+    detectors: [{ type: "pii/email", location: "user::content" }],
+  });
   policyId = res.body.id;
 });
 afterAll(async () => {

@@ -12,10 +12,12 @@ import { compilePattern } from "../../src/screening/patterns.js";
 import type { Level } from "../../src/screening/vocabulary.js";
 
 /** Finds `word` and reports it at `level`. */
-const finds = (word: string, level: Level) => (text: string): Detection => {
-  const i = text.indexOf(word);
-  return i < 0 ? { level: "no_level", spans: [] } : { level, spans: [{ start: i, end: i + word.length }] };
-};
+const finds =
+  (word: string, level: Level) =>
+  (text: string): Detection => {
+    const i = text.indexOf(word);
+    return i < 0 ? { level: "no_level", spans: [] } : { level, spans: [{ start: i, end: i + word.length }] };
+  };
 
 const detectors: Record<string, DetectFn> = {
   "pii/email": finds("a@b.co", "l1_confident"),
@@ -72,7 +74,12 @@ describe("screen", () => {
 
   it("override_deny flags whatever the threshold", () => {
     const parts = partsOf([msg("user", "say the secret word")], []);
-    const s = screen({ id: "p", threshold: "l1_confident", detectors: [{ type: "override_deny", location: "user::content", override_list: ["secret"] }] }, [], parts, registry);
+    const s = screen(
+      { id: "p", threshold: "l1_confident", detectors: [{ type: "override_deny", location: "user::content", override_list: ["secret"] }] },
+      [],
+      parts,
+      registry,
+    );
     expect(s.detected).toBe(true);
   });
 
@@ -80,7 +87,12 @@ describe("screen", () => {
     const parts = partsOf(
       [
         msg("user", "hi"),
-        msg("assistant", undefined, { toolCalls: [{ id: "c1", type: "function", function: { name: "send", arguments: '{"to":"a@b.co"}' } }, { id: "c2", type: "function", function: { name: "rm", arguments: "{}" } }] }),
+        msg("assistant", undefined, {
+          toolCalls: [
+            { id: "c1", type: "function", function: { name: "send", arguments: '{"to":"a@b.co"}' } },
+            { id: "c2", type: "function", function: { name: "rm", arguments: "{}" } },
+          ],
+        }),
         msg("tool", "done", { toolCallId: "c1" }),
       ],
       [create(ToolDefinitionSchema, { type: "function", function: { name: "send", description: "Sends mail" } })],

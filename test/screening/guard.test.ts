@@ -78,7 +78,13 @@ describe("POST /v2/guard", () => {
 
   it("payload spans are character-exact with emoji and non-Latin scripts", async () => {
     const content = "こんにちは 😀👍🏽 メール: jane.doe@example.com ありがとう";
-    const res = await guard({ payload: true, messages: [{ role: "system", content: "be nice" }, { role: "user", content }] });
+    const res = await guard({
+      payload: true,
+      messages: [
+        { role: "system", content: "be nice" },
+        { role: "user", content },
+      ],
+    });
     const span = res.body.payload.find((p: any) => p.detector_type === "pii/email");
     expect(span).toBeDefined();
     expect(span.message_id).toBe(1);
@@ -88,7 +94,12 @@ describe("POST /v2/guard", () => {
 
   it("dev_info when asked", async () => {
     const res = await guard({ dev_info: true, messages: [{ role: "user", content: "hi" }] });
-    expect(res.body.dev_info).toMatchObject({ version: expect.any(String), model_version: expect.any(String), git_revision: expect.any(String), git_timestamp: expect.any(String) });
+    expect(res.body.dev_info).toMatchObject({
+      version: expect.any(String),
+      model_version: expect.any(String),
+      git_revision: expect.any(String),
+      git_timestamp: expect.any(String),
+    });
     const plain = await guard({ messages: [{ role: "user", content: "hi" }] });
     expect(plain.body.dev_info).toBeUndefined();
     expect(plain.body.breakdown).toEqual([]);
@@ -103,7 +114,13 @@ describe("POST /v2/guard", () => {
 
   it("unknown project: 404; invalid requests: 422", async () => {
     expect((await guard({ project_id: "project-nope", messages: [{ role: "user", content: "x" }] })).status).toBe(404);
-    for (const body of [{}, { messages: [] }, { messages: [{ role: "robot", content: "x" }] }, { messages: [{ role: "user" }] }, { messages: [{ role: "user", content: "x", tool_calls: [{ id: "1", type: "function", function: { name: "f", arguments: "{}" } }] }] }]) {
+    for (const body of [
+      {},
+      { messages: [] },
+      { messages: [{ role: "robot", content: "x" }] },
+      { messages: [{ role: "user" }] },
+      { messages: [{ role: "user", content: "x", tool_calls: [{ id: "1", type: "function", function: { name: "f", arguments: "{}" } }] }] },
+    ]) {
       const res = await guard(body);
       expect(res.status, JSON.stringify(body)).toBe(422);
     }
@@ -123,7 +140,8 @@ describe("POST /v2/guard", () => {
   it("tool_access_control deny list flags a tool call", async () => {
     const policy = await policyWith([{ type: "tool_access_control", location: "assistant::tool_call", tool_access_action: "deny", tool_access_list: ["delete_user"] }]);
     const project = await projectWith(policy);
-    const call = (name: string) => guard({ project_id: project, messages: [{ role: "assistant", tool_calls: [{ id: "c", type: "function", function: { name, arguments: "{}" } }] }] });
+    const call = (name: string) =>
+      guard({ project_id: project, messages: [{ role: "assistant", tool_calls: [{ id: "c", type: "function", function: { name, arguments: "{}" } }] }] });
     expect((await call("delete_user")).body.flagged).toBe(true);
     expect((await call("get_user")).body.flagged).toBe(false);
   });
@@ -155,19 +173,37 @@ describe("POST /v2/guard/results", () => {
     const res = await server.rest("POST", "/v2/guard/results", { messages: [{ role: "user", content: "mail jane.doe@example.com" }] }, server.screeningKey);
     expect(res.status).toBe(200);
     const email = res.body.results.find((r: any) => r.detector_type === "pii/email");
-    expect(email).toMatchObject({ result: "l1_confident", message_id: 0, project_id: "project-default", policy_id: "policy-default", detector_id: "pii/email@user::content" });
-    expect(res.body.results.every((r: any) => ["l1_confident", "l2_very_likely", "l3_likely", "l4_less_likely", "l5_unlikely", "no_level"].includes(r.result))).toBe(true);
+    expect(email).toMatchObject({
+      result: "l1_confident",
+      message_id: 0,
+      project_id: "project-default",
+      policy_id: "policy-default",
+      detector_id: "pii/email@user::content",
+    });
+    expect(res.body.results.every((r: any) => ["l1_confident", "l2_very_likely", "l3_likely", "l4_less_likely", "l5_unlikely", "no_level"].includes(r.result))).toBe(
+      true,
+    );
     expect(res.body).not.toHaveProperty("flagged");
     expect(await logCount()).toBe(before);
   });
 
   it("tools result only when tools are sent and the policy screens tool definitions", async () => {
-    const withTools = await server.rest("POST", "/v2/guard/results", { tools: [{ type: "function", function: { name: "search", description: "Search the web" } }] }, server.screeningKey);
+    const withTools = await server.rest(
+      "POST",
+      "/v2/guard/results",
+      { tools: [{ type: "function", function: { name: "search", description: "Search the web" } }] },
+      server.screeningKey,
+    );
     expect(withTools.status).toBe(200);
     expect(withTools.body.tools.results[0]).toMatchObject({ tool_id: 0, detector_type: "prompt_attack" });
     const policy = await policyWith([{ type: "pii/email", location: "user::content" }]);
     const project = await projectWith(policy);
-    const none = await server.rest("POST", "/v2/guard/results", { project_id: project, messages: [{ role: "user", content: "x" }], tools: [{ type: "function", function: { name: "s" } }] }, server.screeningKey);
+    const none = await server.rest(
+      "POST",
+      "/v2/guard/results",
+      { project_id: project, messages: [{ role: "user", content: "x" }], tools: [{ type: "function", function: { name: "s" } }] },
+      server.screeningKey,
+    );
     expect(none.body.tools).toBeUndefined();
   });
 });
@@ -195,7 +231,9 @@ describe("custom guardrails", () => {
     expect(res.body.flagged).toBe(true);
     expect(res.body.payload).toEqual([{ start: 9, end: 21, text: "TICKET-12345", detector_type: "custom_guardrail", labels: ["ticket"], message_id: 0 }]);
     const results = await server.rest("POST", "/v2/guard/results", { project_id: project, messages: [{ role: "user", content }] }, server.screeningKey);
-    expect(results.body.results).toEqual([{ project_id: project, policy_id: policy, detector_id: id, detector_type: "custom_guardrail", result: "l1_confident", custom_matched: true, message_id: 0 }]);
+    expect(results.body.results).toEqual([
+      { project_id: project, policy_id: policy, detector_id: id, detector_type: "custom_guardrail", result: "l1_confident", custom_matched: true, message_id: 0 },
+    ]);
 
     const upd = await server.rest("PUT", `/v1/custom-guardrails/${id}`, { name: "tickets", patterns: ["NOPE"], locations: ["tool::content"] });
     expect(upd.body.locations).toEqual(["tool::content"]);

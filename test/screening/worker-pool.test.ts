@@ -42,7 +42,12 @@ describe("worker-thread screening", () => {
     const g = await threaded.rest("POST", "/v1/custom-guardrails", { name: "codes", patterns: ["CODE-\\d+"], labels: ["code"] });
     const p = await threaded.rest("POST", "/v1/policies", { name: "with guardrail", default_threshold: "l1_confident", custom_guardrail_ids: [g.body.id] });
     const project = await threaded.rest("POST", "/v1-beta/projects", { name: "w", policy_id: p.body.id });
-    const res = await threaded.rest("POST", "/v2/guard", { project_id: project.body.id, payload: true, messages: [{ role: "user", content: "my CODE-123" }] }, threaded.screeningKey);
+    const res = await threaded.rest(
+      "POST",
+      "/v2/guard",
+      { project_id: project.body.id, payload: true, messages: [{ role: "user", content: "my CODE-123" }] },
+      threaded.screeningKey,
+    );
     expect(res.body.flagged).toBe(true);
     expect(res.body.payload).toEqual([{ start: 3, end: 11, text: "CODE-123", detector_type: "custom_guardrail", labels: ["code"], message_id: 0 }]);
   });

@@ -110,7 +110,12 @@ describe("authentication and authorization over REST", () => {
   it("read-only key: reads pass, writes 403", async () => {
     const ro = await server.readOnlyKey();
     expect((await server.rest("GET", "/v1/policies/policy-default", undefined, ro)).status).toBe(200);
-    const write = await server.rest("POST", "/v1/policies", { name: "ro", default_threshold: "l1_confident", detectors: [{ type: "pii/email", location: "user::content" }] }, ro);
+    const write = await server.rest(
+      "POST",
+      "/v1/policies",
+      { name: "ro", default_threshold: "l1_confident", detectors: [{ type: "pii/email", location: "user::content" }] },
+      ro,
+    );
     expect(write.status).toBe(403);
     expectErrorObject(write.body, 403, "forbidden");
   });
@@ -200,9 +205,16 @@ describe("one port", () => {
 
   it("buf curl invokes a method through reflection with a bearer key", async () => {
     const { stdout } = await run("npx", [
-      "--no-install", "buf", "curl", "--protocol", "grpc", "--http2-prior-knowledge",
-      "-H", `Authorization: Bearer ${server.platformKey}`,
-      "-d", '{"policy_id":"policy-default"}',
+      "--no-install",
+      "buf",
+      "curl",
+      "--protocol",
+      "grpc",
+      "--http2-prior-knowledge",
+      "-H",
+      `Authorization: Bearer ${server.platformKey}`,
+      "-d",
+      '{"policy_id":"policy-default"}',
       `${server.url}/parapet.v1.PolicyService/GetPolicy`,
     ]);
     expect(JSON.parse(stdout).policy.policyId).toBe("policy-default");

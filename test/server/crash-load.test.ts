@@ -11,7 +11,12 @@ import { freePort, spawnServer, waitReady, type ChildServer } from "../support/c
 
 const SCREENING = "psk_crash_load_test_key_00000000000000000";
 const PLATFORM = "ppk_crash_load_test_key_00000000000000000";
-const env = (dataDir: string) => ({ PARAPET_DATA_DIR: dataDir, PARAPET_BOOTSTRAP_SCREENING_KEY: SCREENING, PARAPET_BOOTSTRAP_PLATFORM_KEY: PLATFORM, PARAPET_RATE_LIMIT_RPS: "0" });
+const env = (dataDir: string) => ({
+  PARAPET_DATA_DIR: dataDir,
+  PARAPET_BOOTSTRAP_SCREENING_KEY: SCREENING,
+  PARAPET_BOOTSTRAP_PLATFORM_KEY: PLATFORM,
+  PARAPET_RATE_LIMIT_RPS: "0",
+});
 
 const dirs: string[] = [];
 const children: ChildServer[] = [];
@@ -21,10 +26,20 @@ afterAll(async () => {
 });
 
 function guard(agent: http.Agent, port: number, seq: number): Promise<string | null> {
-  const body = JSON.stringify({ metadata: { seq }, messages: [{ role: "user", content: `request ${seq}: please reset my password, mail me at user${seq}@example.com` }] });
+  const body = JSON.stringify({
+    metadata: { seq },
+    messages: [{ role: "user", content: `request ${seq}: please reset my password, mail me at user${seq}@example.com` }],
+  });
   return new Promise((resolve) => {
     const req = http.request(
-      { host: "127.0.0.1", port, path: "/v2/guard", method: "POST", agent, headers: { authorization: `Bearer ${SCREENING}`, "content-type": "application/json", "content-length": Buffer.byteLength(body) } },
+      {
+        host: "127.0.0.1",
+        port,
+        path: "/v2/guard",
+        method: "POST",
+        agent,
+        headers: { authorization: `Bearer ${SCREENING}`, "content-type": "application/json", "content-length": Buffer.byteLength(body) },
+      },
       (res) => {
         let text = "";
         res.setEncoding("utf8");

@@ -98,7 +98,10 @@ describe("metrics and request logs", () => {
     });
     const dataDir = await mkdtemp(path.join(tmpdir(), "parapet-logtest-"));
     const key = "psk_log_test_key_that_must_not_appear_0001";
-    const app = await startApp(loadConfig({ HOST: "127.0.0.1", PORT: "0", PARAPET_DATA_DIR: dataDir, PARAPET_BOOTSTRAP_SCREENING_KEY: key }), pino({ level: "info" }, sink));
+    const app = await startApp(
+      loadConfig({ HOST: "127.0.0.1", PORT: "0", PARAPET_DATA_DIR: dataDir, PARAPET_BOOTSTRAP_SCREENING_KEY: key }),
+      pino({ level: "info" }, sink),
+    );
     try {
       const secret = "my secret diary entry 4111 1111 1111 1111";
       const res = await fetch(`http://127.0.0.1:${app.port}/v2/guard`, {

@@ -69,7 +69,12 @@ describe("bootstrap", () => {
 describe("the parapet command", () => {
   it("creates, lists and revokes keys and manages organizations on a stopped store", async () => {
     const dataDir = path.join(dir, "cli");
-    await (await start(dataDir, { PARAPET_BOOTSTRAP_PLATFORM_KEY: "ppk_bootstrap_cli_test_key_000000000000", PARAPET_BOOTSTRAP_SCREENING_KEY: "psk_bootstrap_cli_test_key_0000000000000" })).close();
+    await (
+      await start(dataDir, {
+        PARAPET_BOOTSTRAP_PLATFORM_KEY: "ppk_bootstrap_cli_test_key_000000000000",
+        PARAPET_BOOTSTRAP_SCREENING_KEY: "psk_bootstrap_cli_test_key_0000000000000",
+      })
+    ).close();
 
     const created = await cli(dataDir, "keys", "create", "--kind", "platform", "--scope", "read-only");
     const roKey = created.stdout.trim();
@@ -142,16 +147,34 @@ describe("TLS on the one port", () => {
   it("serves HTTPS (HTTP/1.1) and gRPC over TLS", async () => {
     const certDir = path.join(dir, "tls");
     await run("mkdir", ["-p", certDir]);
-    await run("openssl", ["req", "-x509", "-newkey", "rsa:2048", "-nodes", "-days", "1", "-subj", "/CN=localhost", "-keyout", path.join(certDir, "key.pem"), "-out", path.join(certDir, "cert.pem")]);
+    await run("openssl", [
+      "req",
+      "-x509",
+      "-newkey",
+      "rsa:2048",
+      "-nodes",
+      "-days",
+      "1",
+      "-subj",
+      "/CN=localhost",
+      "-keyout",
+      path.join(certDir, "key.pem"),
+      "-out",
+      path.join(certDir, "cert.pem"),
+    ]);
     const server = await startTestServer({ TLS_CERT_FILE: path.join(certDir, "cert.pem"), TLS_KEY_FILE: path.join(certDir, "key.pem") });
     try {
       const body = await new Promise<string>((resolve, reject) => {
-        const req = https.get(`https://127.0.0.1:${server.app.port}/v1/policies/policy-default`, { headers: { authorization: `Bearer ${server.platformKey}` }, rejectUnauthorized: false }, (res) => {
-          let text = "";
-          res.setEncoding("utf8");
-          res.on("data", (c) => (text += c));
-          res.on("end", () => resolve(`${res.statusCode} ${res.httpVersion} ${text}`));
-        });
+        const req = https.get(
+          `https://127.0.0.1:${server.app.port}/v1/policies/policy-default`,
+          { headers: { authorization: `Bearer ${server.platformKey}` }, rejectUnauthorized: false },
+          (res) => {
+            let text = "";
+            res.setEncoding("utf8");
+            res.on("data", (c) => (text += c));
+            res.on("end", () => resolve(`${res.statusCode} ${res.httpVersion} ${text}`));
+          },
+        );
         req.on("error", reject);
       });
       expect(body.startsWith("200 1.1 ")).toBe(true);

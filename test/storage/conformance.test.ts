@@ -54,7 +54,10 @@ for (const engine of engines) {
 
       it("survives close and reopen", async () => {
         const c = await db.collection("things");
-        await c.insertMany([{ _id: "a", n: 1 }, { _id: "b", n: 2 }]);
+        await c.insertMany([
+          { _id: "a", n: 1 },
+          { _id: "b", n: 2 },
+        ]);
         await c.updateOne({ _id: "a" }, { $inc: { n: 10 } });
         await c.deleteOne({ _id: "b" });
         db = await engine.reopen(db);
@@ -151,11 +154,7 @@ for (const engine of engines) {
           { upsert: true },
         );
         expect(first).toEqual({ matchedCount: 0, modifiedCount: 0, upsertedId: "org1:2025-01-01T00:00" });
-        await c.updateOne(
-          { _id: "org1:2025-01-01T00:00", org: "org1" },
-          { $inc: { requests: 1 }, $setOnInsert: { created: new Date(T0 + 99) } },
-          { upsert: true },
-        );
+        await c.updateOne({ _id: "org1:2025-01-01T00:00", org: "org1" }, { $inc: { requests: 1 }, $setOnInsert: { created: new Date(T0 + 99) } }, { upsert: true });
         expect(await c.findOne({ _id: "org1:2025-01-01T00:00" })).toEqual({
           _id: "org1:2025-01-01T00:00",
           org: "org1",
@@ -169,7 +168,11 @@ for (const engine of engines) {
 
       it("updateMany", async () => {
         const c = await db.collection("things");
-        await c.insertMany([{ _id: "a", g: 1 }, { _id: "b", g: 1 }, { _id: "c", g: 2 }]);
+        await c.insertMany([
+          { _id: "a", g: 1 },
+          { _id: "b", g: 1 },
+          { _id: "c", g: 2 },
+        ]);
         expect(await c.updateMany({ g: 1 }, { $set: { seen: true } })).toEqual({ matchedCount: 2, modifiedCount: 2, upsertedId: null });
         expect(await c.countDocuments({ seen: true })).toBe(2);
       });
@@ -199,7 +202,11 @@ for (const engine of engines) {
     describe("deletes", () => {
       it("deleteOne and deleteMany report counts", async () => {
         const c = await db.collection("things");
-        await c.insertMany([{ _id: "a", g: 1 }, { _id: "b", g: 1 }, { _id: "c", g: 2 }]);
+        await c.insertMany([
+          { _id: "a", g: 1 },
+          { _id: "b", g: 1 },
+          { _id: "c", g: 2 },
+        ]);
         expect(await c.deleteOne({ g: 1 })).toBe(1);
         expect(await c.deleteMany({ g: { $gte: 1 } })).toBe(2);
         expect(await c.deleteOne({ g: 1 })).toBe(0);
@@ -224,9 +231,7 @@ for (const engine of engines) {
       it("lets exactly one of many concurrent creates with the same unique key win", async () => {
         const c = await db.collection("policies");
         await c.createIndex({ name: "org_name_unique", keys: { org_id: 1, name: 1 }, unique: true });
-        const results = await Promise.allSettled(
-          Array.from({ length: 20 }, (_, i) => c.insertOne({ _id: `p${i}`, org_id: "o1", name: "same" })),
-        );
+        const results = await Promise.allSettled(Array.from({ length: 20 }, (_, i) => c.insertOne({ _id: `p${i}`, org_id: "o1", name: "same" })));
         expect(results.filter((r) => r.status === "fulfilled")).toHaveLength(1);
         for (const r of results) if (r.status === "rejected") expect(r.reason).toBeInstanceOf(DuplicateKeyError);
         expect(await c.countDocuments({ org_id: "o1" })).toBe(1);
@@ -234,7 +239,10 @@ for (const engine of engines) {
 
       it("refuses a unique index over duplicates, and creating the same index twice is a no-op", async () => {
         const c = await db.collection("keys");
-        await c.insertMany([{ _id: "a", hash: "h" }, { _id: "b", hash: "h" }]);
+        await c.insertMany([
+          { _id: "a", hash: "h" },
+          { _id: "b", hash: "h" },
+        ]);
         await expect(c.createIndex({ name: "hash_unique", keys: { hash: 1 }, unique: true })).rejects.toBeInstanceOf(DuplicateKeyError);
         await c.deleteOne({ _id: "b" });
         await c.createIndex({ name: "hash_unique", keys: { hash: 1 }, unique: true });

@@ -132,7 +132,8 @@ describe("crash safety of the embedded engine (child processes)", () => {
     const mnt = tempDir("parapet-tmpfs-");
     dirs.push(mnt);
     const mounted = spawnSync("mount", ["-t", "tmpfs", "-o", "size=2m", "tmpfs", mnt], { encoding: "utf8" });
-    if (mounted.status !== 0) ctx.skip(`cannot mount a small tmpfs here (${(mounted.stderr || String(mounted.error)).trim()}); ENOSPC is covered by the injected-fault tests`);
+    if (mounted.status !== 0)
+      ctx.skip(`cannot mount a small tmpfs here (${(mounted.stderr || String(mounted.error)).trim()}); ENOSPC is covered by the injected-fault tests`);
     try {
       const run = runWriter(mnt, "fill", 0, { COMPACTION_BYTES: String(64 * 1024 * 1024) });
       const code = await run.exited;

@@ -88,7 +88,12 @@ describe("query planning and execution", () => {
       const sort = sorts[Math.floor(rand() * sorts.length)];
       const skip = rand() < 0.3 ? Math.floor(rand() * 20) : 0;
       const limit = rand() < 0.8 ? 1 + Math.floor(rand() * 100) : 0;
-      const expected = mingoFind(docs, filter).sort(sort).skip(skip).limit(limit || docs.length).all().map((d) => d._id);
+      const expected = mingoFind(docs, filter)
+        .sort(sort)
+        .skip(skip)
+        .limit(limit || docs.length)
+        .all()
+        .map((d) => d._id);
       for (const c of [mem, ts]) {
         const got = (await c.find(filter, { sort, skip, limit })).map((d) => d._id);
         expect(got, JSON.stringify({ filter, sort, skip, limit })).toEqual(expected);

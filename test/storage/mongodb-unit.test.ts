@@ -36,7 +36,11 @@ describe("MongoDB engine without a server", () => {
     expect(delays).toHaveLength(2);
     expect(delays[1]).toBeGreaterThanOrEqual(100);
     await expect(
-      withRetry(() => Promise.reject(new MongoNetworkError("down")), { idempotent: true, sleep: async () => undefined, policy: { attempts: 3, baseDelayMs: 1, maxDelayMs: 1 } }),
+      withRetry(() => Promise.reject(new MongoNetworkError("down")), {
+        idempotent: true,
+        sleep: async () => undefined,
+        policy: { attempts: 3, baseDelayMs: 1, maxDelayMs: 1 },
+      }),
     ).rejects.toBeInstanceOf(StorageUnavailableError);
   });
 

@@ -30,7 +30,11 @@ function recordOffsets(file: string): number[] {
 }
 
 function journals(dir: string): string[] {
-  return fs.readdirSync(dir).filter((f) => f.startsWith("journal-")).sort().map((f) => path.join(dir, f));
+  return fs
+    .readdirSync(dir)
+    .filter((f) => f.startsWith("journal-"))
+    .sort()
+    .map((f) => path.join(dir, f));
 }
 
 /** Writes docs and "crashes": the lock is released but nothing is compacted, as after kill -9. */
@@ -142,7 +146,10 @@ describe("failed writes (injected EIO / ENOSPC)", () => {
     };
   }
 
-  for (const [kind, code] of [["write", "ENOSPC"], ["fdatasync", "EIO"]] as const) {
+  for (const [kind, code] of [
+    ["write", "ENOSPC"],
+    ["fdatasync", "EIO"],
+  ] as const) {
     it(`a failed ${kind} (${code}) rejects the write, stops the engine, and keeps what was acknowledged`, async () => {
       const dir = freshDir();
       const fault = failingIo(kind, code);

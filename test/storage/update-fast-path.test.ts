@@ -6,7 +6,13 @@ import { update as mingoUpdate } from "mingo";
 import { applyUpdate } from "../../src/storage/embedded/update.js";
 
 const field = fc.constantFrom("a", "b", "c", "n", "when");
-const scalar = fc.oneof(fc.integer({ min: -5, max: 5 }), fc.string({ maxLength: 3 }), fc.boolean(), fc.constant(null), fc.date({ min: new Date(0), max: new Date(2 ** 40), noInvalidDate: true }));
+const scalar = fc.oneof(
+  fc.integer({ min: -5, max: 5 }),
+  fc.string({ maxLength: 3 }),
+  fc.boolean(),
+  fc.constant(null),
+  fc.date({ min: new Date(0), max: new Date(2 ** 40), noInvalidDate: true }),
+);
 
 describe("flat update fast path", () => {
   it("matches mingo for $set of scalars and $inc of numbers", () => {

@@ -38,7 +38,10 @@ export function spawnServer(port: number, env: Record<string, string>): ChildSer
 export async function waitReady(url: string, timeoutMs = 20_000): Promise<number> {
   const started = Date.now();
   while (Date.now() - started < timeoutMs) {
-    const ok = await fetch(`${url}/readyz`).then((r) => r.status === 200, () => false);
+    const ok = await fetch(`${url}/readyz`).then(
+      (r) => r.status === 200,
+      () => false,
+    );
     if (ok) return Date.now() - started;
     await new Promise((r) => setTimeout(r, 25));
   }

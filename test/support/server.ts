@@ -95,12 +95,15 @@ export const rpcProtocols: Protocol[] = ["connect-json", "connect-binary", "grpc
 
 /** A generated client over one of the RPC protocols, sending `key` as bearer credential. */
 export function rpcClient<S extends DescService>(service: S, server: TestServer, protocol: Protocol, key: string | null): Client<S> {
-  const interceptors = key === null ? [] : [
-    (next: any) => (req: any) => {
-      req.header.set("authorization", `Bearer ${key}`);
-      return next(req);
-    },
-  ];
+  const interceptors =
+    key === null
+      ? []
+      : [
+          (next: any) => (req: any) => {
+            req.header.set("authorization", `Bearer ${key}`);
+            return next(req);
+          },
+        ];
   const baseUrl = server.url;
   const transport =
     protocol === "grpc"

@@ -72,7 +72,10 @@ export function generateModerationGrammar(r: Rng, n = 1): GeneratedModeration[] 
         const intent = g.intents[Math.floor(r() * g.intents.length)];
         const ending = (g.endings ?? ENDINGS)[Math.floor(r() * (g.endings ?? ENDINGS).length)];
         const sentence = fill(r, `${intent} ${act}${ending}`.trim(), slots);
-        const text = sentence.endsWith(".") || sentence.endsWith("!") || sentence.endsWith("?") ? sentence : sentence + (intent.startsWith("How") || intent.startsWith("What") ? "?" : ".");
+        const text =
+          sentence.endsWith(".") || sentence.endsWith("!") || sentence.endsWith("?")
+            ? sentence
+            : sentence + (intent.startsWith("How") || intent.startsWith("What") ? "?" : ".");
         // Labels as the corpora give them: a weapon meant to hurt people is also violence; violence against a person is also a crime.
         const categories = new Set<Category>(g.category);
         if (g.category.includes("weapons") && /hurt|attack|kill|blow up/.test(ending + act)) categories.add("violence");

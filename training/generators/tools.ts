@@ -81,7 +81,8 @@ function argValue(r: Rng, key: string, obj: string): unknown {
   if (key === "ids") return [Math.floor(r() * 999), Math.floor(r() * 999)];
   if (key === "limit" || key === "page") return Math.floor(r() * 50) + 1;
   if (key === "force" || key === "permanent") return r() < 0.5;
-  if (key === "fields" || key === "changes" || key === "patch" || key === "data") return { status: pick(r, tables.argValues.status), priority: pick(r, tables.argValues.priority) };
+  if (key === "fields" || key === "changes" || key === "patch" || key === "data")
+    return { status: pick(r, tables.argValues.status), priority: pick(r, tables.argValues.priority) };
   return pick(r, tables.argValues.text);
 }
 
@@ -126,7 +127,13 @@ export function generateCrudData(r: Rng, n = 1): GeneratedCall[] {
       const g = pick(r, GENERIC);
       const slots = { obj: [obj], id: [String(Math.floor(r() * 9999))] };
       const name = fill(r, g.name, slots);
-      out.push({ name, args: fill(r, g.args, slots), definition: r() < 0.5 ? definitionText(name, fill(r, g.desc, slots), Object.keys(JSON.parse(fill(r, g.args, slots)))) : undefined, label: g.label, group: `gen:crud:${obj}` });
+      out.push({
+        name,
+        args: fill(r, g.args, slots),
+        definition: r() < 0.5 ? definitionText(name, fill(r, g.desc, slots), Object.keys(JSON.parse(fill(r, g.args, slots)))) : undefined,
+        label: g.label,
+        group: `gen:crud:${obj}`,
+      });
     }
   }
   return out;

@@ -125,4 +125,6 @@ const out = [
   "",
 ].join("\n");
 writeFileSync(new URL("name-lexicon.txt", here), out);
-console.log(`given ${given.size}, surname ${surname.size}, common ${common.size}, english ${english.size}, han ${hanSurnames.size}, hangul ${hangulSurnames.size}, ${out.length} chars`);
+console.log(
+  `given ${given.size}, surname ${surname.size}, common ${common.size}, english ${english.size}, han ${hanSurnames.size}, hangul ${hangulSurnames.size}, ${out.length} chars`,
+);

@@ -15,10 +15,7 @@ export interface FieldViolation {
 
 /** One line per violation, so a client sees every broken rule in one round trip. */
 function violationMessage(violations: FieldViolation[]): string {
-  return (
-    "validation failed: " +
-    violations.map((v) => `${v.field || "(request)"}: ${v.message}${v.rule ? ` [${v.rule}]` : ""}`).join("; ")
-  );
+  return "validation failed: " + violations.map((v) => `${v.field || "(request)"}: ${v.message}${v.rule ? ` [${v.rule}]` : ""}`).join("; ");
 }
 
 function rooted(v: Violation, resourceField: string | null): FieldViolation {

@@ -52,7 +52,6 @@ export function isWordChar(text: string, i: number): boolean {
   return LETTER_OR_DIGIT.test(text[i]);
 }
 
-
 /**
  * Lower-cased window of text before `start` (up to `width` UTF-16 units), for
  * context words ("SSN", "call me at"). Presidio-style: context raises or lowers

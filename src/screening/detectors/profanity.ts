@@ -100,16 +100,85 @@ let MAX_WORD = 0;
 }
 
 // Real words and phrases that collide with a de-obfuscated term.
-const CLEAN_WORDS = new Set(["assess", "assesses", "shitake", "shiitake", "shiite", "shiites", "cumin", "cumming", "dickens", "hells", "bonner", "scunthorpe", "penistone", "cockburn", "hancock"]);
+const CLEAN_WORDS = new Set([
+  "assess",
+  "assesses",
+  "shitake",
+  "shiitake",
+  "shiite",
+  "shiites",
+  "cumin",
+  "cumming",
+  "dickens",
+  "hells",
+  "bonner",
+  "scunthorpe",
+  "penistone",
+  "cockburn",
+  "hancock",
+]);
 const CLEAN_AFTER = /^\s+(?:laude|and span)\b/i;
 const CLEAN_BEFORE = /\b(?:summa|magna)\s+$/i;
 const NAME_TERMS = new Set(["dick", "dyke", "cock", "coon", "fanny", "willy", "johnson", "bugger", "hell", "paki", "spic"]);
 
-const LEET: Record<string, string> = { "0": "o", "1": "i", "3": "e", "4": "a", "5": "s", "7": "t", "8": "b", "9": "g", "@": "a", $: "s", "!": "i", "|": "l", "+": "t", "€": "e" };
+const LEET: Record<string, string> = {
+  "0": "o",
+  "1": "i",
+  "3": "e",
+  "4": "a",
+  "5": "s",
+  "7": "t",
+  "8": "b",
+  "9": "g",
+  "@": "a",
+  $: "s",
+  "!": "i",
+  "|": "l",
+  "+": "t",
+  "€": "e",
+};
 const LOOKALIKE: Record<string, string> = {
-  а: "a", е: "e", о: "o", р: "p", с: "c", у: "y", х: "x", к: "k", м: "m", т: "t", в: "b", н: "h", і: "i", ј: "j", ѕ: "s", ԁ: "d", ɡ: "g",
-  α: "a", ο: "o", ν: "v", τ: "t", ι: "i", κ: "k", ρ: "p", υ: "u", ε: "e", β: "b", η: "n", χ: "x",
-  ƒ: "f", ս: "u", ℓ: "l", ı: "i", ŀ: "l", ø: "o", đ: "d", ħ: "h", ł: "l", ß: "ss", æ: "ae", œ: "oe",
+  а: "a",
+  е: "e",
+  о: "o",
+  р: "p",
+  с: "c",
+  у: "y",
+  х: "x",
+  к: "k",
+  м: "m",
+  т: "t",
+  в: "b",
+  н: "h",
+  і: "i",
+  ј: "j",
+  ѕ: "s",
+  ԁ: "d",
+  ɡ: "g",
+  α: "a",
+  ο: "o",
+  ν: "v",
+  τ: "t",
+  ι: "i",
+  κ: "k",
+  ρ: "p",
+  υ: "u",
+  ε: "e",
+  β: "b",
+  η: "n",
+  χ: "x",
+  ƒ: "f",
+  ս: "u",
+  ℓ: "l",
+  ı: "i",
+  ŀ: "l",
+  ø: "o",
+  đ: "d",
+  ħ: "h",
+  ł: "l",
+  ß: "ss",
+  æ: "ae",
+  œ: "oe",
 };
 const MASK = new Set(["*", "#", "%"]);
 const INNER_SEPARATOR = new Set([".", "-", "_", "·"]);
@@ -180,10 +249,31 @@ function skeleton(core: string): Skeleton | null {
 // these listed parts combine, so "cocktail", "cockpit", "assassin", "passion"
 // and "scrapbook" stay clean.
 const ROOTS: Record<string, Severity> = {
-  fuck: "strong", cunt: "strong", shit: "moderate", dick: "moderate", cock: "moderate", piss: "mild", bitch: "moderate",
-  twat: "moderate", wank: "moderate", ass: "moderate", arse: "moderate", cum: "moderate", tit: "moderate", slut: "moderate",
-  whore: "moderate", douche: "moderate", fag: "strong", prick: "moderate", jizz: "moderate", turd: "moderate", knob: "mild",
-  butt: "mild", crap: "mild", bollock: "moderate", nut: "mild",
+  fuck: "strong",
+  cunt: "strong",
+  shit: "moderate",
+  dick: "moderate",
+  cock: "moderate",
+  piss: "mild",
+  bitch: "moderate",
+  twat: "moderate",
+  wank: "moderate",
+  ass: "moderate",
+  arse: "moderate",
+  cum: "moderate",
+  tit: "moderate",
+  slut: "moderate",
+  whore: "moderate",
+  douche: "moderate",
+  fag: "strong",
+  prick: "moderate",
+  jizz: "moderate",
+  turd: "moderate",
+  knob: "mild",
+  butt: "mild",
+  crap: "mild",
+  bollock: "moderate",
+  nut: "mild",
 };
 const TAILS = new Set(
   (
@@ -389,7 +479,12 @@ function findProfanity(text: string): Finding[] {
       for (let k = i; k < j; k++) letters += text[start[k]];
       // The spelled-out word, allowing one stray letter on either side ("a f u c k").
       const n = letters.length;
-      for (const [a, b] of [[0, n], [1, n], [0, n - 1], [1, n - 1]]) {
+      for (const [a, b] of [
+        [0, n],
+        [1, n],
+        [0, n - 1],
+        [1, n - 1],
+      ]) {
         if (b - a < 3) continue;
         const sk = skeleton(letters.slice(a, b));
         const v = sk && matchVariant(sk);

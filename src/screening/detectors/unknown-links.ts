@@ -56,8 +56,7 @@ const SCHEME_URL = /\b(?:https?|ftp|wss?):\/\/[^\s<>"'`{}|\\^]+/gi;
 const WWW_URL = /(?<![\p{L}\p{N}_@./-])www\.[^\s<>"'`{}|\\^]+/giu;
 // Labels separated by dots (a label cannot contain a dot, so the repetition
 // cannot backtrack into itself), a letter suffix, optional port and path.
-const BARE_HOST =
-  /(?<![\p{L}\p{N}_@./:-])(?:[\p{L}\p{N}](?:[\p{L}\p{N}-]{0,62})?\.)+(?:[\p{L}]{2,63}|xn--[a-z0-9-]{1,59})(?::\d{2,5})?(?:\/[^\s<>"'`{}|\\^]*)?/gu;
+const BARE_HOST = /(?<![\p{L}\p{N}_@./:-])(?:[\p{L}\p{N}](?:[\p{L}\p{N}-]{0,62})?\.)+(?:[\p{L}]{2,63}|xn--[a-z0-9-]{1,59})(?::\d{2,5})?(?:\/[^\s<>"'`{}|\\^]*)?/gu;
 
 // A dot between two non-space characters: only the tokens around one can hold a bare host.
 const INNER_DOT = /[^\s.]\.[^\s.]/g;
@@ -105,7 +104,10 @@ function hostOf(url: string): string | null {
 /** Normalizes an allowed_domains entry: scheme, "*.", path and port dropped, punycode. */
 export function normalizeDomain(entry: string): string {
   let d = entry.trim().toLowerCase();
-  d = d.replace(/^[a-z][a-z0-9+.-]*:\/\//, "").replace(/^\*\./, "").replace(/^\.+/, "");
+  d = d
+    .replace(/^[a-z][a-z0-9+.-]*:\/\//, "")
+    .replace(/^\*\./, "")
+    .replace(/^\.+/, "");
   d = d.split(/[/?#]/)[0].replace(/:\d+$/, "").replace(/\.$/, "");
   return domainToASCII(d) || d;
 }

@@ -11,11 +11,7 @@
 import type { IncomingMessage, ServerResponse } from "node:http";
 import type { Http2ServerRequest, Http2ServerResponse } from "node:http2";
 import { create, fromJson, type DescMessage, type DescMethodUnary, type DescService } from "@bufbuild/protobuf";
-import {
-  ConnectError,
-  type ConnectRouter,
-  type Interceptor,
-} from "@connectrpc/connect";
+import { ConnectError, type ConnectRouter, type Interceptor } from "@connectrpc/connect";
 import { HttpBodySchema } from "../../../gen/google/api/httpbody_pb.js";
 import { requestIdHeader } from "../../api/context.js";
 import { errorBody, errorDetailOf, errorKinds, toConnectError, type ErrorId } from "../../api/errors.js";

@@ -5,17 +5,7 @@
 // findOneAndUpdate with $inc is atomic, and a unique index sees every insert.
 
 import { aggregate as mingoAggregate, find as mingoFind } from "mingo";
-import type {
-  Collection,
-  Doc,
-  Filter,
-  FindOneAndUpdateOptions,
-  FindOptions,
-  IndexSpec,
-  Update,
-  UpdateOptions,
-  UpdateResult,
-} from "../collection.js";
+import type { Collection, Doc, Filter, FindOneAndUpdateOptions, FindOptions, IndexSpec, Update, UpdateOptions, UpdateResult } from "../collection.js";
 import type { MemoryTable } from "./memory-table.js";
 import { countDocs, findDocs, findRows, type FindSpec, type Table } from "./query.js";
 import { applyUpdate, assertOperatorUpdate, buildUpsert } from "./update.js";
@@ -151,11 +141,7 @@ export class EmbeddedCollection<T extends Doc = Doc> implements Collection<T> {
     return table;
   }
 
-  private async updateFirst(
-    filter: Filter,
-    update: Update,
-    options: UpdateOptions,
-  ): Promise<{ result: UpdateResult; before: Doc | null; after: Doc | null }> {
+  private async updateFirst(filter: Filter, update: Update, options: UpdateOptions): Promise<{ result: UpdateResult; before: Doc | null; after: Doc | null }> {
     assertOperatorUpdate(update);
     const table = this.writableTable("update");
     const [row] = findRows(table, filter, 1);
@@ -190,9 +176,7 @@ function assertMetaOnly(filter: Filter, metaField: string, collection: string): 
         continue;
       }
       if (key !== metaField && !key.startsWith(`${metaField}.`)) {
-        throw new Error(
-          `deleteMany on time-series collection ${collection} may only filter on the meta field "${metaField}" (MongoDB 6.3); got "${key}"`,
-        );
+        throw new Error(`deleteMany on time-series collection ${collection} may only filter on the meta field "${metaField}" (MongoDB 6.3); got "${key}"`);
       }
     }
   };

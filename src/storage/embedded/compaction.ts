@@ -117,9 +117,7 @@ export class Compactor {
       nextFileNo: at.nextFileNo,
       files: referenced,
       collections: collections.map((c) =>
-        c.kind === "disk"
-          ? { name: c.name, options: c.options, indexes: c.indexes, kind: "disk", rows: encodeDiskRows(c.capture) }
-          : c,
+        c.kind === "disk" ? { name: c.name, options: c.options, indexes: c.indexes, kind: "disk", rows: encodeDiskRows(c.capture) } : c,
       ),
     };
     let written: { file: string; bytes: number };

@@ -10,13 +10,7 @@
 
 import fs from "node:fs";
 import path from "node:path";
-import {
-  type Collection,
-  type CollectionOptions,
-  type Database,
-  type Doc,
-  type IndexSpec,
-} from "../collection.js";
+import { type Collection, type CollectionOptions, type Database, type Doc, type IndexSpec } from "../collection.js";
 import { EmbeddedCollection } from "./collection.js";
 import { Compactor } from "./compaction.js";
 import { DiskTable } from "./disk-table.js";
@@ -27,15 +21,7 @@ import { RANK_DATE } from "./keys.js";
 import { MemoryTable } from "./memory-table.js";
 import type { Table } from "./query.js";
 import type { SortedIndex } from "./sorted-index.js";
-import {
-  encodeRecord,
-  OP_CREATE_COLLECTION,
-  OP_CREATE_INDEX,
-  OP_DELETE,
-  OP_PUT,
-  OP_SET_OPTIONS,
-  OP_TS_DELETE,
-} from "./record.js";
+import { encodeRecord, OP_CREATE_COLLECTION, OP_CREATE_INDEX, OP_DELETE, OP_PUT, OP_SET_OPTIONS, OP_TS_DELETE } from "./record.js";
 import { recoverDirectory, type RecoveryReport } from "./recovery.js";
 
 export type { RecoveryReport } from "./recovery.js";
@@ -115,11 +101,7 @@ export class EmbeddedDatabase implements Database {
       if (options.timeseries && !existing.options.timeseries) {
         throw new Error(`collection ${name} exists and is not a time-series collection`);
       }
-      if (
-        existing.options.timeseries &&
-        options.expireAfterSeconds !== undefined &&
-        options.expireAfterSeconds !== existing.options.expireAfterSeconds
-      ) {
+      if (existing.options.timeseries && options.expireAfterSeconds !== undefined && options.expireAfterSeconds !== existing.options.expireAfterSeconds) {
         const next = { ...existing.options, expireAfterSeconds: options.expireAfterSeconds };
         this.append(encodeRecord(OP_SET_OPTIONS, name, next));
         existing.options = next;
@@ -183,10 +165,7 @@ export class EmbeddedDatabase implements Database {
         // Expired: a date (other types never expire, as in MongoDB) before now - seconds.
         const cutoff = [{ rank: RANK_DATE, val: now.getTime() - seconds * 1000 }];
         const edge = [{ rank: RANK_DATE, val: 0, edge: -1 as const }];
-        const [from, to] =
-          index.fields[0].dir === 1
-            ? [index.seek(edge, false), index.seek(cutoff, false)]
-            : [index.seek(cutoff, true), index.seek(edge, false)];
+        const [from, to] = index.fields[0].dir === 1 ? [index.seek(edge, false), index.seek(cutoff, false)] : [index.seek(cutoff, true), index.seek(edge, false)];
         for (const row of index.rows(from, to)) expired.add(row);
       }
       if (expired.size > 0) {
@@ -363,9 +342,5 @@ function validateIndexSpec(table: Table, spec: IndexSpec): void {
 }
 
 function sameIndex(a: IndexSpec, b: IndexSpec): boolean {
-  return (
-    JSON.stringify(a.keys) === JSON.stringify(b.keys) &&
-    !!a.unique === !!b.unique &&
-    a.expireAfterSeconds === b.expireAfterSeconds
-  );
+  return JSON.stringify(a.keys) === JSON.stringify(b.keys) && !!a.unique === !!b.unique && a.expireAfterSeconds === b.expireAfterSeconds;
 }

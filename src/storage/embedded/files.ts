@@ -39,7 +39,6 @@ export async function fsyncDir(dir: string): Promise<void> {
   }
 }
 
-
 export interface RecordLocation {
   file: number;
   off: number;

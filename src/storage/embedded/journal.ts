@@ -232,12 +232,7 @@ export interface ScanResult {
  * allowed in the last segment; earlier ones were fsynced before the next was
  * created). A bad record with a valid record after it is corruption.
  */
-export function scanSegment(
-  file: string,
-  buf: Buffer,
-  isLast: boolean,
-  onRecord: (rec: DecodedRecord, off: number, len: number) => void,
-): ScanResult {
+export function scanSegment(file: string, buf: Buffer, isLast: boolean, onRecord: (rec: DecodedRecord, off: number, len: number) => void): ScanResult {
   let off = 0;
   while (off < buf.length) {
     const check = checkFrame(buf, off);

@@ -122,10 +122,7 @@ function readLock(lockPath: string): { raw: string; content: LockContent | undef
   }
 }
 
-function judge(
-  existing: { content: LockContent | undefined; mtimeMs: number },
-  staleAfterMs: number,
-): { held: boolean; detail: string } {
+function judge(existing: { content: LockContent | undefined; mtimeMs: number }, staleAfterMs: number): { held: boolean; detail: string } {
   const { content } = existing;
   // Content is written before the file appears, so unreadable content is damage, not a starting owner.
   if (!content) return { held: false, detail: "" };

@@ -140,12 +140,7 @@ interface Candidate {
   reverse: boolean;
 }
 
-export function planQuery(
-  filter: Filter,
-  sort: Sort | undefined,
-  indexes: readonly SortedIndex[],
-  hasIdMap: boolean,
-): Plan {
+export function planQuery(filter: Filter, sort: Sort | undefined, indexes: readonly SortedIndex[], hasIdMap: boolean): Plan {
   const preds = extractPredicates(filter);
   const onlyIdEq = !preds.residual && preds.fields.size === 1 && !preds.fields.get("_id")?.extra;
   if (hasIdMap) {
@@ -212,12 +207,8 @@ function positions(c: Candidate, preds: Predicates): Plan {
     const first = asc ? p.lo : p.hi;
     const last = asc ? p.hi : p.lo;
     const rank = rankOf((p.lo ?? p.hi)!.value);
-    from = first
-      ? index.seek([...prefix, probeKey(first.value)], !first.inclusive)
-      : index.seek([...prefix, { rank, val: 0, edge: asc ? -1 : 1 }], false);
-    to = last
-      ? index.seek([...prefix, probeKey(last.value)], last.inclusive)
-      : index.seek([...prefix, { rank, val: 0, edge: asc ? 1 : -1 }], false);
+    from = first ? index.seek([...prefix, probeKey(first.value)], !first.inclusive) : index.seek([...prefix, { rank, val: 0, edge: asc ? -1 : 1 }], false);
+    to = last ? index.seek([...prefix, probeKey(last.value)], last.inclusive) : index.seek([...prefix, { rank, val: 0, edge: asc ? 1 : -1 }], false);
   }
   const used = new Set(fields.slice(0, eqCount + (range ? 1 : 0)).map((f) => f.name));
   const exact =

@@ -10,17 +10,7 @@ import type { DirectoryPosition } from "./compaction.js";
 import { fileName, parseFileName, type FileKind, type RecordFiles, type RecordLocation } from "./files.js";
 import { CorruptJournalError, Journal, scanSegment, type JournalIo } from "./journal.js";
 import type { Table } from "./query.js";
-import {
-  decodeBody,
-  OP_CREATE_COLLECTION,
-  OP_CREATE_INDEX,
-  OP_DELETE,
-  OP_PUT,
-  OP_SEGMENT_START,
-  OP_SET_OPTIONS,
-  OP_TS_DELETE,
-  type DecodedRecord,
-} from "./record.js";
+import { decodeBody, OP_CREATE_COLLECTION, OP_CREATE_INDEX, OP_DELETE, OP_PUT, OP_SEGMENT_START, OP_SET_OPTIONS, OP_TS_DELETE, type DecodedRecord } from "./record.js";
 import { readSnapshot } from "./snapshot.js";
 import { decodeDiskRows, type SnapshotState } from "./state.js";
 
@@ -99,7 +89,11 @@ export function recoverDirectory(dir: string, files: RecordFiles, io: JournalIo,
         if (rec.op !== OP_SEGMENT_START) throw new CorruptJournalError(file, off, "segment does not begin with its start record");
         const { previous } = decodeBody<{ previous: number }>(rec.body);
         if (replay.previousJournal >= 0 && previous !== replay.previousJournal) {
-          throw new CorruptJournalError(file, off, `segment follows journal ${previous}, but the segment before it on disk is ${replay.previousJournal}: a segment is missing`);
+          throw new CorruptJournalError(
+            file,
+            off,
+            `segment follows journal ${previous}, but the segment before it on disk is ${replay.previousJournal}: a segment is missing`,
+          );
         }
         return;
       }

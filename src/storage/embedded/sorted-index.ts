@@ -8,16 +8,7 @@
 // budget (docs/storage.md).
 
 import type { IndexSpec } from "../collection.js";
-import {
-  compareKeys,
-  keyValueOf,
-  rankOf,
-  RANK_ARRAY,
-  RANK_STRING,
-  splitPath,
-  valueAtPath,
-  type KeyValue,
-} from "./keys.js";
+import { compareKeys, keyValueOf, rankOf, RANK_ARRAY, RANK_STRING, splitPath, valueAtPath, type KeyValue } from "./keys.js";
 
 const CHUNK_MAX = 1024;
 /**

@@ -53,16 +53,14 @@ export function encodeDiskRows(capture: DiskCapture): EncodedDiskRows {
 export function decodeDiskRows(rows: EncodedDiskRows): DiskCapture {
   return {
     ...rows,
-    indexes: rows.indexes.map(
-      (ix): IndexColumns => ({
-        // Copies: node's v8.deserialize returns typed arrays that are views into the
-        // whole snapshot buffer, which would otherwise stay alive (100+ MB at 1M events).
-        ranks: ix.columns.map((c) => c.ranks.slice()),
-        vals: ix.columns.map((c) => decodeColumn(c, rows.rows, rows.dict)),
-        order: ix.order,
-        multikey: ix.multikey,
-      }),
-    ),
+    indexes: rows.indexes.map((ix): IndexColumns => ({
+      // Copies: node's v8.deserialize returns typed arrays that are views into the
+      // whole snapshot buffer, which would otherwise stay alive (100+ MB at 1M events).
+      ranks: ix.columns.map((c) => c.ranks.slice()),
+      vals: ix.columns.map((c) => decodeColumn(c, rows.rows, rows.dict)),
+      order: ix.order,
+      multikey: ix.multikey,
+    })),
   };
 }
 

@@ -53,7 +53,10 @@ export class MongoCollection<T extends Doc = Doc> implements Collection<T> {
     if (docs.length === 0) return;
     await this.run(true, async (attempt) => {
       try {
-        await this.coll.insertMany(docs.map((d) => ({ ...d }) as Doc), { ordered: true });
+        await this.coll.insertMany(
+          docs.map((d) => ({ ...d }) as Doc),
+          { ordered: true },
+        );
       } catch (e) {
         if (attempt > 1 && isDuplicateId(e)) return;
         throw e;

@@ -13,7 +13,14 @@ const collapse = (s: string) => s.replace(/\s+/g, " ").trim();
 function canonical(v: unknown): string {
   if (Array.isArray(v)) return "[" + v.map(canonical).join(",") + "]";
   if (v && typeof v === "object") {
-    return "{" + Object.keys(v as object).sort().map((k) => JSON.stringify(k) + ":" + canonical((v as Record<string, unknown>)[k])).join(",") + "}";
+    return (
+      "{" +
+      Object.keys(v as object)
+        .sort()
+        .map((k) => JSON.stringify(k) + ":" + canonical((v as Record<string, unknown>)[k]))
+        .join(",") +
+      "}"
+    );
   }
   return JSON.stringify(v);
 }

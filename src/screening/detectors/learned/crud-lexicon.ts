@@ -31,8 +31,21 @@ export function crudOfWord(word: string): Crud | undefined {
 /** HTTP methods and SQL statements name their operation outright. */
 export const HTTP_CRUD: Record<string, Crud> = { GET: "read", HEAD: "read", OPTIONS: "read", POST: "create", PUT: "update", PATCH: "update", DELETE: "delete" };
 export const SQL_CRUD: Record<string, Crud> = {
-  select: "read", with: "read", show: "read", describe: "read", explain: "read",
-  insert: "create", create: "create",
-  update: "update", alter: "update", merge: "update", upsert: "update", replace: "update", grant: "update",
-  delete: "delete", drop: "delete", truncate: "delete", revoke: "delete",
+  select: "read",
+  with: "read",
+  show: "read",
+  describe: "read",
+  explain: "read",
+  insert: "create",
+  create: "create",
+  update: "update",
+  alter: "update",
+  merge: "update",
+  upsert: "update",
+  replace: "update",
+  grant: "update",
+  delete: "delete",
+  drop: "delete",
+  truncate: "delete",
+  revoke: "delete",
 };

@@ -60,7 +60,11 @@ export function crudTokens(name: string, args: string, definition?: string): str
   if (definition) {
     const lines = definition.split("\n");
     const desc = lines.slice(1, lines.length > 2 ? -1 : undefined).join(" ");
-    const dw = desc.toLowerCase().split(/[^a-z0-9-]+/).filter(Boolean).slice(0, 30);
+    const dw = desc
+      .toLowerCase()
+      .split(/[^a-z0-9-]+/)
+      .filter(Boolean)
+      .slice(0, 30);
     let first = true;
     for (const w of dw) {
       t.push("d:" + w);

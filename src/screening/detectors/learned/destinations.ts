@@ -104,9 +104,12 @@ export function destinationsIn(value: string): Destination[] {
 }
 
 /** Keys whose value is where data goes. */
-const DEST_KEY = /^(to|cc|bcc|recipients?|email|emails|address|url|uri|endpoint|webhook|webhook_?url|callback(_?url)?|host|hostname|server|destination|dest|target|share_?with|remote|upload_?url|post_?url|channel_?url|recipient_email|send_to|forward_to|smtp_host|attendees|invitees|members|domain)$/i;
+const DEST_KEY =
+  /^(to|cc|bcc|recipients?|email|emails|address|url|uri|endpoint|webhook|webhook_?url|callback(_?url)?|host|hostname|server|destination|dest|target|share_?with|remote|upload_?url|post_?url|channel_?url|recipient_email|send_to|forward_to|smtp_host|attendees|invitees|members|domain)$/i;
 /** Tool names that send something out. */
-const SEND_WORDS = new Set("send post upload share webhook email mail http request curl fetch transfer export sftp ftp push publish notify forward invite put wget scp rsync call".split(" "));
+const SEND_WORDS = new Set(
+  "send post upload share webhook email mail http request curl fetch transfer export sftp ftp push publish notify forward invite put wget scp rsync call".split(" "),
+);
 
 export type DestinationContext = "destination_field" | "sending_tool" | "mentioned";
 

@@ -12,22 +12,27 @@ export type ActionClass = "destructive" | "financial" | "outbound" | "sharing";
 const ACTION_CLASSES: ActionClass[] = ["destructive", "financial", "outbound", "sharing"];
 
 const CALL_WORDS: Record<ActionClass, string> = {
-  destructive: "delete remove drop destroy purge erase wipe rm rmdir truncate terminate kill uninstall cancel revoke shred format nuke trash unlink deregister deactivate expunge flush prune",
-  financial: "pay payment payments transfer transfers purchase buy charge refund withdraw deposit wire checkout trade sell invest payout remit tip donate crypto order bill",
+  destructive:
+    "delete remove drop destroy purge erase wipe rm rmdir truncate terminate kill uninstall cancel revoke shred format nuke trash unlink deregister deactivate expunge flush prune",
+  financial:
+    "pay payment payments transfer transfers purchase buy charge refund withdraw deposit wire checkout trade sell invest payout remit tip donate crypto order bill",
   outbound: "send email mail message sms text tweet post publish reply forward notify broadcast dm call comment announce",
   sharing: "share grant permission permissions public visibility invite access acl expose collaborator collaborators link unshare",
 };
 
 const ASK_PATTERNS: Record<ActionClass, RegExp> = {
-  destructive: /\b(delete|deleting|remove|removing|drop|destroy|purge|erase|wipe|clean(?:\s|-)?up|clear|get rid of|trash|uninstall|cancel|terminate|kill|revoke|empty|discard|prune|rm)\b/i,
-  financial: /\b(pay|paying|payment|transfer|purchase|buy|buying|order|charge|refund|withdraw|deposit|wire|checkout|trade|sell|invest|send (?:money|funds|\$)|donate|tip)\b|[$€£]\s?\d/i,
+  destructive:
+    /\b(delete|deleting|remove|removing|drop|destroy|purge|erase|wipe|clean(?:\s|-)?up|clear|get rid of|trash|uninstall|cancel|terminate|kill|revoke|empty|discard|prune|rm)\b/i,
+  financial:
+    /\b(pay|paying|payment|transfer|purchase|buy|buying|order|charge|refund|withdraw|deposit|wire|checkout|trade|sell|invest|send (?:money|funds|\$)|donate|tip)\b|[$€£]\s?\d/i,
   // Verbs only: "read the latest email" asks for no sending; "email Bob" and "please text her" do.
   outbound:
     /\b(send|sms|tweet|publish|reply|respond to|forward|notify|announce|let \w+ know|ping|dm|write to|contact|cc|bcc)\b|(?:^|[.!?,;:]\s*|\b(?:please|can you|could you|would you|and|then|to|also|pls)\s+)(?:email|e-mail|mail|message|text|post|slack|tell)\b/i,
   sharing: /\b(share|sharing|grant|give .{0,30}access|access|permission|public|invite|add .{0,30}(?:collaborator|member)|link|expose|open up|visible)\b/i,
 };
 
-const READ_ONLY = /\b(summar\w*|explain|what|which|who|when|where|why|how many|how much|find|search|look up|lookup|list|show|check|read|review|tell me|describe|analy[sz]e|compare|translate|draft|suggest|recommend|count|status|report on)\b/i;
+const READ_ONLY =
+  /\b(summar\w*|explain|what|which|who|when|where|why|how many|how much|find|search|look up|lookup|list|show|check|read|review|tell me|describe|analy[sz]e|compare|translate|draft|suggest|recommend|count|status|report on)\b/i;
 
 const ARG_SIGNALS: [ActionClass, RegExp][] = [
   ["sharing", /^(public|anyone|everyone|anyone_with_link|world)$/i],

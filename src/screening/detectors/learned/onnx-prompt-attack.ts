@@ -53,7 +53,7 @@ export function loadTokenizer(path: string): WordPieceTokenizer {
     return {
       vocab: new Map(Object.entries(j.model.vocab)),
       lowercase,
-      stripAccents: n?.type === "BertNormalizer" ? n.strip_accents ?? lowercase : lowercase,
+      stripAccents: n?.type === "BertNormalizer" ? (n.strip_accents ?? lowercase) : lowercase,
       unk: j.model.unk_token ?? "[UNK]",
       cls: j.post_processor?.cls?.[0] ?? "[CLS]",
       sep: j.post_processor?.sep?.[0] ?? "[SEP]",

@@ -151,7 +151,22 @@ function decodeBlobs(text: string, max = 8): DecodedBlob[] {
   return out;
 }
 
-const LEET: Record<string, string> = { "0": "o", "1": "i", "3": "e", "4": "a", "5": "s", "7": "t", "8": "b", "9": "g", "@": "a", $: "s", "!": "i", "|": "l", "+": "t", "€": "e" };
+const LEET: Record<string, string> = {
+  "0": "o",
+  "1": "i",
+  "3": "e",
+  "4": "a",
+  "5": "s",
+  "7": "t",
+  "8": "b",
+  "9": "g",
+  "@": "a",
+  $: "s",
+  "!": "i",
+  "|": "l",
+  "+": "t",
+  "€": "e",
+};
 const LEET_WORD = /[a-z0-9@$!|+€]*[a-z][a-z0-9@$!|+€]*/g;
 
 /**

@@ -56,13 +56,39 @@ export const STREET_SUFFIXES: ReadonlySet<string> = new Set(
 );
 
 // Suffix abbreviations written with a period ("St.", "Ave.").
-const ABBREVIATED = new Set("st ave av blvd rd ln dr ct pl pkwy hwy cir ter trl sq expy fwy tpke ctr hts mt mtn ft pt cres plz xing aly bnd br brg cswy cv crk est ext fl frwy gdns grv hbr jct ky lk lks mdws ml mls pk pky prk rdg riv run spg sta stn str vly vw vlg wy".split(" "));
+const ABBREVIATED = new Set(
+  "st ave av blvd rd ln dr ct pl pkwy hwy cir ter trl sq expy fwy tpke ctr hts mt mtn ft pt cres plz xing aly bnd br brg cswy cv crk est ext fl frwy gdns grv hbr jct ky lk lks mdws ml mls pk pky prk rdg riv run spg sta stn str vly vw vlg wy".split(
+    " ",
+  ),
+);
 
 const DIRECTIONALS = new Set(["n", "s", "e", "w", "ne", "nw", "se", "sw", "north", "south", "east", "west", "northeast", "northwest", "southeast", "southwest"]);
 
 const UNIT_WORDS = new Set([
-  "apt", "apartment", "suite", "ste", "unit", "fl", "floor", "rm", "room", "bldg", "building", "dept", "department",
-  "lot", "space", "spc", "trlr", "trailer", "box", "ph", "penthouse", "office", "ofc", "#",
+  "apt",
+  "apartment",
+  "suite",
+  "ste",
+  "unit",
+  "fl",
+  "floor",
+  "rm",
+  "room",
+  "bldg",
+  "building",
+  "dept",
+  "department",
+  "lot",
+  "space",
+  "spc",
+  "trlr",
+  "trailer",
+  "box",
+  "ph",
+  "penthouse",
+  "office",
+  "ofc",
+  "#",
 ]);
 
 const STATE_CODES = new Set(
@@ -72,18 +98,64 @@ const STATE_CODES = new Set(
   ).split(" "),
 );
 
-const STATE_NAMES = new Set(
-  [
-    "alabama", "alaska", "arizona", "arkansas", "california", "colorado", "connecticut", "delaware", "florida", "georgia",
-    "hawaii", "idaho", "illinois", "indiana", "iowa", "kansas", "kentucky", "louisiana", "maine", "maryland",
-    "massachusetts", "michigan", "minnesota", "mississippi", "missouri", "montana", "nebraska", "nevada", "new hampshire",
-    "new jersey", "new mexico", "new york", "north carolina", "north dakota", "ohio", "oklahoma", "oregon", "pennsylvania",
-    "rhode island", "south carolina", "south dakota", "tennessee", "texas", "utah", "vermont", "virginia", "washington",
-    "west virginia", "wisconsin", "wyoming", "district of columbia", "puerto rico", "guam",
-  ],
-);
+const STATE_NAMES = new Set([
+  "alabama",
+  "alaska",
+  "arizona",
+  "arkansas",
+  "california",
+  "colorado",
+  "connecticut",
+  "delaware",
+  "florida",
+  "georgia",
+  "hawaii",
+  "idaho",
+  "illinois",
+  "indiana",
+  "iowa",
+  "kansas",
+  "kentucky",
+  "louisiana",
+  "maine",
+  "maryland",
+  "massachusetts",
+  "michigan",
+  "minnesota",
+  "mississippi",
+  "missouri",
+  "montana",
+  "nebraska",
+  "nevada",
+  "new hampshire",
+  "new jersey",
+  "new mexico",
+  "new york",
+  "north carolina",
+  "north dakota",
+  "ohio",
+  "oklahoma",
+  "oregon",
+  "pennsylvania",
+  "rhode island",
+  "south carolina",
+  "south dakota",
+  "tennessee",
+  "texas",
+  "utah",
+  "vermont",
+  "virginia",
+  "washington",
+  "west virginia",
+  "wisconsin",
+  "wyoming",
+  "district of columbia",
+  "puerto rico",
+  "guam",
+]);
 
-const CONTEXT = /\b(?:address|addresses|addr|live at|lives at|living at|lived in|live in|located at|location|ship to|shipping|deliver to|delivery|send (?:it )?to|sent to|mail to|mailing|billing|residence|reside at|meet (?:me )?at|moved to|move to|office is at|offices are at|headquarters|hq|visit us at|find us at|at)\s*:?\s*$/;
+const CONTEXT =
+  /\b(?:address|addresses|addr|live at|lives at|living at|lived in|live in|located at|location|ship to|shipping|deliver to|delivery|send (?:it )?to|sent to|mail to|mailing|billing|residence|reside at|meet (?:me )?at|moved to|move to|office is at|offices are at|headquarters|hq|visit us at|find us at|at)\s*:?\s*$/;
 
 interface Token {
   start: number;

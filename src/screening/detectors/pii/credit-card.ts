@@ -103,7 +103,8 @@ export function luhnValid(digits: string): boolean {
 // Digit groups joined by one space or dash: the separator is not a digit, so
 // the repetition cannot backtrack into itself.
 const DIGIT_RUN = /\d+(?:[ -]\d+)*/g;
-const CARD_CONTEXT = /\b(?:card|cards|cc|credit|debit|visa|mastercard|master card|amex|american express|discover|jcb|diners|maestro|unionpay|pan|payment|pay|charge|charged|billing|kreditkarte|carte|tarjeta|cartão)\b/;
+const CARD_CONTEXT =
+  /\b(?:card|cards|cc|credit|debit|visa|mastercard|master card|amex|american express|discover|jcb|diners|maestro|unionpay|pan|payment|pay|charge|charged|billing|kreditkarte|carte|tarjeta|cartão)\b/;
 
 interface Scored extends Finding {
   rank: number;

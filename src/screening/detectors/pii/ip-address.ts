@@ -16,8 +16,7 @@ import { type Finding, before, overlapsAny, toDetection } from "../findings.js";
 // No digit or dot before, no digit or ".digit" after: "1.2.3.4.5" (an OID or
 // a long version) is not an address.
 const IPV4 = /(?<![\d.])\d{1,3}\.\d{1,3}\.\d{1,3}\.\d{1,3}(?!\d|\.\d)/g;
-const IPV6 =
-  /(?<![\w:.])(?:[0-9A-Fa-f]{0,4}:){2,7}(?:(?:\d{1,3}\.){3}\d{1,3}|[0-9A-Fa-f]{1,4})?(?:%[0-9A-Za-z_.-]{1,32})?(?![\w:])/g;
+const IPV6 = /(?<![\w:.])(?:[0-9A-Fa-f]{0,4}:){2,7}(?:(?:\d{1,3}\.){3}\d{1,3}|[0-9A-Fa-f]{1,4})?(?:%[0-9A-Za-z_.-]{1,32})?(?![\w:])/g;
 const VERSION_CONTEXT = /(?:\bv|\bversion\s*|\bver\.?\s*|\brelease\s*|\bbuild\s*|\bupgrade(?:d)? to\s*)$/;
 
 function findIpAddresses(text: string): Finding[] {

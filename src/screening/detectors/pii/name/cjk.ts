@@ -19,7 +19,8 @@ function hasCjk(text: string): boolean {
 
 const CJK_NEAR = /[\p{Script=Han}\p{Script=Hiragana}\p{Script=Katakana}\uac00-\ud7a3]/u;
 // Words that introduce a character or a word rather than a person: "the character 水", "水 means water".
-const CJK_AS_WORD_BEFORE = /\b(?:character|characters|kanji|hanzi|hanja|hangul|radical|symbol|glyph|word|words|term|phrase|means|meaning|translates?|translated|written|write|spelled|pronounced|say|says|reads?)\s*[:"'“‘「(]?\s*$/i;
+const CJK_AS_WORD_BEFORE =
+  /\b(?:character|characters|kanji|hanzi|hanja|hangul|radical|symbol|glyph|word|words|term|phrase|means|meaning|translates?|translated|written|write|spelled|pronounced|say|says|reads?)\s*[:"'“‘「(]?\s*$/i;
 const CJK_AS_WORD_AFTER = /^\s*(?:[)"'”’」=:(（]|means|meaning|is (?:the|a) (?:character|word)|stands for|translates)/i;
 
 /**
@@ -47,7 +48,11 @@ export function findCjkNames(text: string): Finding[] {
     if (whole.length > 5 || parts[0].length > 4) continue;
     if (whole.length === 1) {
       // One character ("白", "苏") is a name only when the text says a name comes ...
-      if (HAN_SURNAMES.has(whole) && (hasCue(text, m.index, m.index + 1).strong || PERSON_VERB_AFTER.test(text.slice(m.index + 1, m.index + 13))) && !/\p{Script=Han}/u.test(text.slice(Math.max(0, m.index - 1), m.index) + text.slice(m.index + 1, m.index + 2))) {
+      if (
+        HAN_SURNAMES.has(whole) &&
+        (hasCue(text, m.index, m.index + 1).strong || PERSON_VERB_AFTER.test(text.slice(m.index + 1, m.index + 13))) &&
+        !/\p{Script=Han}/u.test(text.slice(Math.max(0, m.index - 1), m.index) + text.slice(m.index + 1, m.index + 2))
+      ) {
         out.push({ start: m.index, end: m.index + 1, level: "l3_likely", labels: ["han"] });
       } else if (cjkAloneInLatin(text, m.index, m.index + 1)) {
         // ... or when it stands as a word of its own in Latin-script prose ("my kid 芳", "said 凜 to ..."):
@@ -59,7 +64,11 @@ export function findCjkNames(text: string): Finding[] {
     // Only a run standing apart from other Han/kana text: inside Chinese or Japanese prose it could be any word.
     const left = text.slice(Math.max(0, m.index - 2), m.index);
     const right = text.slice(m.index + m[0].length, m.index + m[0].length + 2);
-    if (/[\p{Script=Han}\p{Script=Hiragana}\p{Script=Katakana}]/u.test(left.slice(-1)) || /[\p{Script=Han}\p{Script=Hiragana}\p{Script=Katakana}]/u.test(right.slice(0, 1))) continue;
+    if (
+      /[\p{Script=Han}\p{Script=Hiragana}\p{Script=Katakana}]/u.test(left.slice(-1)) ||
+      /[\p{Script=Han}\p{Script=Hiragana}\p{Script=Katakana}]/u.test(right.slice(0, 1))
+    )
+      continue;
     const surname = HAN_SURNAMES.has(whole.slice(0, 2)) || HAN_SURNAMES.has(whole.slice(0, 1)) || HAN_SURNAMES.has(parts[0]);
     const cue = hasCue(text, m.index, m.index + m[0].length).strong || /^(?:先生|女士|小姐|さん|様|氏)/.test(right);
     // Japanese names are written family name, space, given name: two short Han

@@ -19,7 +19,10 @@ export const FOREIGN_CONJUNCTIONS = new Set(["e", "y", "und", "et", "en", "och",
 const FIRM_ITEM = "\\p{Lu}[\\p{L}\\p{M}'’-]*(?: (?:(?:de|van|der|den|da|di|del|la|le|von|do|dos|das) )*\\p{Lu}[\\p{L}\\p{M}'’-]*){0,3}";
 // A cheap over-approximation of FIRM_LIST's conjunction (no /u: it is scanned over the whole text).
 export const FIRM_HINT = / (?:and|&|e|y|und|et|en|och|og|i|és|ve|u) (?:(?:de|van|von|da|di|del|la|le) )?[A-Z\u00c0-\u024f\u0400-\u04ff]/g;
-export const FIRM_LIST = new RegExp(`(?:(?:de|van|von|da|di|del|la|le) )?${FIRM_ITEM}(?:, (?:(?:de|van|von|da|di|del|la|le) )?${FIRM_ITEM})*,? (and|&|e|y|und|et|en|och|og|i|és|ve|u) (?:(?:de|van|von|da|di|del|la|le) )?${FIRM_ITEM}`, "gu");
+export const FIRM_LIST = new RegExp(
+  `(?:(?:de|van|von|da|di|del|la|le) )?${FIRM_ITEM}(?:, (?:(?:de|van|von|da|di|del|la|le) )?${FIRM_ITEM})*,? (and|&|e|y|und|et|en|och|og|i|és|ve|u) (?:(?:de|van|von|da|di|del|la|le) )?${FIRM_ITEM}`,
+  "gu",
+);
 
 /** True when the run is part of a firm name: "X, Y and Z", "X - Y", "X und Y", "X LLC". */
 export function isFirm(text: string, run: Run, tokens: Token[], index: number): boolean {
@@ -80,11 +83,7 @@ export function dropFirms(text: string, found: Finding[]): void {
     const people = PEOPLE_LIST_CUE.test(text.slice(Math.max(0, group[0].start - 40), group[0].start));
     const firm =
       !people &&
-      (
-        FIRM_SUFFIX.test(after) ||
-        FIRM_PREFIX.test(before) ||
-        (conj !== "" && FOREIGN_CONJUNCTIONS.has(conj)) ||
-        (conj !== "" && group.length >= 3 && !startsWithGiven));
+      (FIRM_SUFFIX.test(after) || FIRM_PREFIX.test(before) || (conj !== "" && FOREIGN_CONJUNCTIONS.has(conj)) || (conj !== "" && group.length >= 3 && !startsWithGiven));
     if (firm) for (const f of group) drop.add(f);
     i = j + 1;
   }

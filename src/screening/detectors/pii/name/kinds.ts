@@ -10,7 +10,8 @@ const stripMarks = (s: string) => s.normalize("NFD").replace(/\p{M}/gu, "");
 export type Kind = "given" | "givenCommon" | "surname" | "surnameCommon" | "unknown" | "cyrillic" | "word" | "initial" | "particle" | "stop" | "place" | "org";
 const CYRILLIC_WORD = /^\p{Script=Cyrillic}+(?:['’-]\p{Script=Cyrillic}+)*$/u;
 
-const CYRILLIC_SURNAME = /(?:ов|ова|ев|ева|ёв|ёва|ин|ина|ын|ына|ский|ская|цкий|цкая|ський|ська|цький|цька|енко|ук|юк|чук|ич|вич|ович|евич|йович|овна|евна|ична|івна|ївна|івич|ко)$/;
+const CYRILLIC_SURNAME =
+  /(?:ов|ова|ев|ева|ёв|ёва|ин|ина|ын|ына|ский|ская|цкий|цкая|ський|ська|цький|цька|енко|ук|юк|чук|ич|вич|ович|евич|йович|овна|евна|ична|івна|ївна|івич|ко)$/;
 const LATIN_SURNAME = /(?:ski|ska|cki|cka|wicz|czyk|escu|poulos|opoulos|akis|idis|iadis|oglu|oğlu|ović|ovic|ević|evic|sson|dottir|dóttir|enko|chuk|shvili|dze|yan|ian)$/;
 
 export function lexiconKind(key: string): "given" | "givenCommon" | "surname" | "surnameCommon" | null {

@@ -47,13 +47,54 @@ export const PLACES = new Set<string>();
         PLACES.add(r);
         // "St. Kitts & Nevis" is also written "Saint Kitts and Nevis"; each part alone is a place too.
         PLACES.add(r.replace(/ & /g, " and ").replace(/^st\. /, "saint "));
-        for (const part of r.split(/ [&(-] ?|, | and /)) PLACES.add(part.replace(/^st\. /, "saint ").replace(/\)$/, "").trim());
+        for (const part of r.split(/ [&(-] ?|, | and /))
+          PLACES.add(
+            part
+              .replace(/^st\. /, "saint ")
+              .replace(/\)$/, "")
+              .trim(),
+          );
       }
       const language = languages.of(code.toLowerCase());
       if (language && language.toLowerCase() !== code.toLowerCase()) PLACES.add(language.toLowerCase());
     }
   }
-  for (const extra of ["usa", "u.s.", "us", "uk", "u.k.", "uae", "eu", "america", "holland", "persia", "burma", "zaire", "czechia", "türkiye", "bonaire", "korea", "republic of korea", "holy see", "vatican", "vatican city", "keeling", "sint eustatius", "saba", "sint maarten", "saint martin", "saint barthélemy", "saint helena", "saint lucia", "saint vincent", "grenadines", "heard island", "mcdonald islands", "ivory coast"]) PLACES.add(extra);
+  for (const extra of [
+    "usa",
+    "u.s.",
+    "us",
+    "uk",
+    "u.k.",
+    "uae",
+    "eu",
+    "america",
+    "holland",
+    "persia",
+    "burma",
+    "zaire",
+    "czechia",
+    "türkiye",
+    "bonaire",
+    "korea",
+    "republic of korea",
+    "holy see",
+    "vatican",
+    "vatican city",
+    "keeling",
+    "sint eustatius",
+    "saba",
+    "sint maarten",
+    "saint martin",
+    "saint barthélemy",
+    "saint helena",
+    "saint lucia",
+    "saint vincent",
+    "grenadines",
+    "heard island",
+    "mcdonald islands",
+    "ivory coast",
+  ])
+    PLACES.add(extra);
 }
 
 // Nationalities and demonyms: capitalised in English, never a person's name.
@@ -104,23 +145,109 @@ export const STOP = new Set(
 );
 
 // Stop words that never continue a name even when a lexicon lists them.
-export const STOP_NEVER_NAME = new Set(["i", "the", "and", "or", "but", "of", "in", "on", "at", "to", "is", "are", "was", "were", "be", "mr", "mrs", "ms", "dr", "street", "st", "road", "avenue"]);
+export const STOP_NEVER_NAME = new Set([
+  "i",
+  "the",
+  "and",
+  "or",
+  "but",
+  "of",
+  "in",
+  "on",
+  "at",
+  "to",
+  "is",
+  "are",
+  "was",
+  "were",
+  "be",
+  "mr",
+  "mrs",
+  "ms",
+  "dr",
+  "street",
+  "st",
+  "road",
+  "avenue",
+]);
 
 // Companies whose names are people's names; one list because no rule can tell them apart.
-export const KNOWN_FIRMS = new Set(
-  [
-    "goldman sachs", "morgan stanley", "jp morgan", "j.p. morgan", "merrill lynch", "lehman brothers", "wells fargo",
-    "charles schwab", "johnson & johnson", "procter & gamble", "ernst & young", "marks & spencer", "dow jones",
-    "rolls-royce", "mercedes-benz", "harley-davidson", "hewlett-packard", "hewlett packard", "louis vuitton", "calvin klein",
-    "ralph lauren", "tommy hilfiger", "hugo boss", "estée lauder", "estee lauder", "walt disney", "warner bros",
-    "warner brothers", "ben & jerry's", "baker mckenzie", "kirkland & ellis", "booz allen", "booz allen hamilton",
-    "bain capital", "arthur andersen", "price waterhouse", "pricewaterhousecoopers", "deloitte touche", "jack daniels",
-    "john deere", "john lewis", "dolce & gabbana", "christian dior", "yves saint laurent", "giorgio armani", "coco chanel",
-    "wendy's", "mcdonald's", "sherwin-williams", "smith & wesson", "black & decker", "lloyds", "barclays", "sotheby's",
-    "christie's", "bloomberg", "reuters", "thomson reuters", "tesla", "edison", "siemens", "philips", "porsche", "ferrari",
-    "lamborghini", "peugeot", "citroën", "renault", "toyota", "honda", "suzuki", "yamaha", "kawasaki", "mitsubishi",
-  ],
-);
+export const KNOWN_FIRMS = new Set([
+  "goldman sachs",
+  "morgan stanley",
+  "jp morgan",
+  "j.p. morgan",
+  "merrill lynch",
+  "lehman brothers",
+  "wells fargo",
+  "charles schwab",
+  "johnson & johnson",
+  "procter & gamble",
+  "ernst & young",
+  "marks & spencer",
+  "dow jones",
+  "rolls-royce",
+  "mercedes-benz",
+  "harley-davidson",
+  "hewlett-packard",
+  "hewlett packard",
+  "louis vuitton",
+  "calvin klein",
+  "ralph lauren",
+  "tommy hilfiger",
+  "hugo boss",
+  "estée lauder",
+  "estee lauder",
+  "walt disney",
+  "warner bros",
+  "warner brothers",
+  "ben & jerry's",
+  "baker mckenzie",
+  "kirkland & ellis",
+  "booz allen",
+  "booz allen hamilton",
+  "bain capital",
+  "arthur andersen",
+  "price waterhouse",
+  "pricewaterhousecoopers",
+  "deloitte touche",
+  "jack daniels",
+  "john deere",
+  "john lewis",
+  "dolce & gabbana",
+  "christian dior",
+  "yves saint laurent",
+  "giorgio armani",
+  "coco chanel",
+  "wendy's",
+  "mcdonald's",
+  "sherwin-williams",
+  "smith & wesson",
+  "black & decker",
+  "lloyds",
+  "barclays",
+  "sotheby's",
+  "christie's",
+  "bloomberg",
+  "reuters",
+  "thomson reuters",
+  "tesla",
+  "edison",
+  "siemens",
+  "philips",
+  "porsche",
+  "ferrari",
+  "lamborghini",
+  "peugeot",
+  "citroën",
+  "renault",
+  "toyota",
+  "honda",
+  "suzuki",
+  "yamaha",
+  "kawasaki",
+  "mitsubishi",
+]);
 
 // Organisation words: a run containing or followed by one of these is a company or body.
 export const ORG_WORDS = new Set(
@@ -137,7 +264,7 @@ export const ORG_WORDS = new Set(
     "hotel hotels restaurant restaurants cafe café bar pub store stores shop mart market supermarket pharmacy bakery " +
     "brothers bros sons söhne fils hijos figli e.v. ev gbr stiftung verein universität université universidad università " +
     "hermanos gruppe groep groupe grupo gruppo bedrijf comércio comercio zonen associados asociados eireli ltda kft zrt sp " +
-    "museum gallery library center centre institute" 
+    "museum gallery library center centre institute"
   ).split(" "),
 );
 
@@ -174,4 +301,5 @@ export const PLACE_PREFIXES = new Set(
     .trim()
     .split(" "),
 );
-export const PLACE_SUFFIX = /(?:ville|burg|burgh|borough|boro|bury|chester|mouth|haven|stadt|furt|dorf|hausen|shire|view|side|port|polis|grad|abad|pur|pura|ness|wick|thorpe|caster|cester|minster|field|ford|ton|town|land|fort|stad|heim|berg|burn|bridge|castle|dale|hampton|worth|stead|mouth|stow|ham|wood|mere)$/;
+export const PLACE_SUFFIX =
+  /(?:ville|burg|burgh|borough|boro|bury|chester|mouth|haven|stadt|furt|dorf|hausen|shire|view|side|port|polis|grad|abad|pur|pura|ness|wick|thorpe|caster|cester|minster|field|ford|ton|town|land|fort|stad|heim|berg|burn|bridge|castle|dale|hampton|worth|stead|mouth|stow|ham|wood|mere)$/;

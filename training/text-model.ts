@@ -1,0 +1,58 @@
+// Training one linear head over text features, the way the shipped
+// prompt_attack and moderated_content models are trained and the way the
+// cross-source evaluation trains its round models: fit on the training rows,
+// then choose the level thresholds on rows from sources the head never saw.
+import type { TextFeatures } from "../src/screening/detectors/learned/features.js";
+import { dequantize, quantize, type LinearHead } from "../src/screening/detectors/learned/linear.js";
+import type { HeadSpec } from "../src/screening/detectors/learned/model-store.js";
+import { scoreFeatures } from "../src/screening/detectors/learned/text-scoring.js";
+import { calibrate, type CalibrationOptions } from "./calibrate.js";
+import { trainLogistic, type Example, type TrainOptions } from "./trainer.js";
+
+export const TEXT_BITS = 18;
+
+export interface Trained {
+  spec: HeadSpec;
+  q: Int16Array;
+  head: LinearHead;
+}
+
+/** A head's recipe: its labels over the rows, training options and calibration rule. */
+export interface HeadRecipe {
+  name: string;
+  labels: number[];
+  options: TrainOptions;
+  calibration: CalibrationOptions;
+}
+
+/** Chunks of long negative texts are negatives too (the detector scores windows of long texts). */
+function textExamples(feats: TextFeatures[], idx: number[], labels: number[]): Example[] {
+  const out: Example[] = [];
+  for (const i of idx) {
+    out.push({ x: feats[i].whole, y: labels[i] });
+    if (labels[i] === 0) for (const c of feats[i].chunks) out.push({ x: c.vec, y: 0, weight: 0.5 });
+  }
+  return out;
+}
+
+/** The score the detector computes for row i (whole text and windows; text-scoring.ts). */
+export function headScore(head: LinearHead, feats: TextFeatures[], lengths: number[], i: number): number {
+  return scoreFeatures(head, feats[i], lengths[i]).score;
+}
+
+/**
+ * Trains `recipe` on the rows `train` and calibrates its thresholds on the rows
+ * `calibration` (held-out sources). Weights are quantized as shipped, and the
+ * thresholds are chosen on the quantized head's scores.
+ */
+export function fitTextHead(recipe: HeadRecipe, feats: TextFeatures[], lengths: number[], train: number[], calibration: number[]): Trained {
+  const h = trainLogistic(textExamples(feats, train, recipe.labels), recipe.options);
+  const { q, scale } = quantize(h.weights);
+  const head: LinearHead = { name: recipe.name, weights: dequantize(q, scale), bias: Math.fround(h.bias) };
+  const thresholds = calibrate(
+    calibration.map((i) => headScore(head, feats, lengths, i)),
+    calibration.map((i) => recipe.labels[i]),
+    recipe.calibration,
+  );
+  return { spec: { name: recipe.name, scale, bias: head.bias, thresholds }, q, head };
+}

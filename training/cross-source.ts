@@ -8,7 +8,7 @@ import { levelOf } from "../src/screening/detectors/learned/levels.js";
 import { levelRank, thresholds, type Level, type Threshold } from "../src/screening/vocabulary.js";
 import { ROUNDS, inTraining } from "./folds.js";
 import type { TextCorpus } from "./recipes.js";
-import { fitTextHead, headScore } from "./text-model.js";
+import { evidenceLanguages, fitTextHead, headScore } from "./text-model.js";
 
 /** Per recipe, each row's held-out level (undefined: never held out, i.e. generated data). */
 export type HeldOutLevels = Map<string, (Level | undefined)[]>;
@@ -26,10 +26,13 @@ export function heldOutLevels<Row extends { fold: number }>(corpus: TextCorpus<R
       else if (inTraining(r.fold, held)) train.push(i);
     });
     const t0 = performance.now();
+    // As the detectors do: no score for a reliably identified language the round's training rows have no evidence for.
+    const covered = new Set(evidenceLanguages(corpus.languages, corpus.recipes, train));
+    const scored = (i: number) => corpus.languages[i] === undefined || covered.has(corpus.languages[i]!);
     for (const recipe of corpus.recipes) {
       const t = fitTextHead(recipe, corpus.feats, corpus.lengths, train, calibration);
       const levels = out.get(recipe.name)!;
-      for (const i of test) levels[i] = levelOf(headScore(t.head, corpus.feats, corpus.lengths, i), t.spec.thresholds);
+      for (const i of test) levels[i] = scored(i) ? levelOf(headScore(t.head, corpus.feats, corpus.lengths, i), t.spec.thresholds) : "l5_unlikely";
     }
     log(
       `  round test=${round.test} calibration=${round.calibration}: ${train.length} train, ${calibration.length} calibration, ${test.length} test rows, ${((performance.now() - t0) / 1000).toFixed(0)} s`,

@@ -7,11 +7,11 @@ import { levelRank, type Level } from "../src/screening/vocabulary.js";
 import type { Part } from "../src/screening/parts.js";
 import { detectFnOf } from "../src/screening/registry.js";
 import { crudShares, crudTokens } from "../src/screening/detectors/learned/crud.js";
-import { charFeatures, textFeatures, tokenFeatures } from "../src/screening/detectors/learned/features.js";
+import { charFeatures, tokenFeatures } from "../src/screening/detectors/learned/features.js";
 import { score } from "../src/screening/detectors/learned/linear.js";
-import type { LoadedModel, LoadedModels } from "../src/screening/detectors/learned/model-store.js";
+import type { LoadedModels } from "../src/screening/detectors/learned/model-store.js";
+import { normalizeText } from "../src/screening/normalize.js";
 import { familyHits, payloadMarkers } from "../src/screening/detectors/learned/payload.js";
-import { scoreFeatures } from "../src/screening/detectors/learned/text-scoring.js";
 import { metrics, type BinaryMetrics } from "./calibrate.js";
 import { CATEGORIES } from "./generators/moderation.js";
 import { CRUD, definitionText } from "./generators/tools.js";
@@ -76,15 +76,14 @@ export function levelMetrics(levels: Level[], labels: number[]): LevelMetrics {
 }
 
 export function evaluate(models: LoadedModels): Evaluation {
-  const flaggedBy = (model: LoadedModel, heads: readonly string[]) => (text: string) => {
-    const f = textFeatures(text, model.bits);
-    return heads.some((h) => {
-      const head = model.heads.get(h)!;
-      return scoreFeatures(head, f, text.length).score >= head.thresholds.l4_less_likely;
-    });
+  // Through the detectors themselves (language gate included), on text normalized as the engine does.
+  const flaggedBy = (types: readonly string[]) => (text: string) => {
+    const normalized = normalizeText(text).text;
+    const part: Part = { location: "user::content", messageId: 0, text };
+    return types.some((t) => levelRank[detectFnOf(t)!(normalized, part, { type: t, location: part.location }, { parts: [part] }).level] <= levelRank.l4_less_likely);
   };
-  const attack = flaggedBy(models.promptAttack, ["prompt_attack"]);
-  const harmful = flaggedBy(models.moderation, CATEGORIES);
+  const attack = flaggedBy(["prompt_attack"]);
+  const harmful = flaggedBy(CATEGORIES.map((c) => `moderated_content/${c}`));
   const probe = (name: string, isHarmful: boolean, texts: string[], flags: (t: string) => boolean): ProbeResult => ({
     name,
     harmful: isHarmful,

@@ -2,6 +2,8 @@
 // the cross-source evaluation (its round models), so that what is measured is
 // how the shipped models are made.
 import { textFeatures, type TextFeatures } from "../src/screening/detectors/learned/features.js";
+import { identifyLanguage } from "../src/screening/language.js";
+import { normalizeText } from "../src/screening/normalize.js";
 import { SEED, moderationData, promptAttackData, type ModerationExample, type TextExample } from "./datasets.js";
 import { CATEGORIES } from "./generators/moderation.js";
 import { TEXT_BITS, type HeadRecipe } from "./text-model.js";
@@ -10,13 +12,22 @@ export interface TextCorpus<Row> {
   rows: Row[];
   feats: TextFeatures[];
   lengths: number[];
+  /** Each row's language as the detectors identify it at run time, when the identification is reliable. */
+  languages: (string | undefined)[];
   recipes: HeadRecipe[];
   /** The fold the shipped model holds out to choose its thresholds. */
   shippedCalibrationFold: number;
 }
 
 function featuresOf<Row extends { text: string }>(rows: Row[]) {
-  return { feats: rows.map((r) => textFeatures(r.text, TEXT_BITS)), lengths: rows.map((r) => r.text.length) };
+  return {
+    feats: rows.map((r) => textFeatures(r.text, TEXT_BITS)),
+    lengths: rows.map((r) => r.text.length),
+    languages: rows.map((r) => {
+      const id = identifyLanguage(normalizeText(r.text).text);
+      return id.reliable ? id.lang : undefined;
+    }),
+  };
 }
 
 export function promptAttackCorpus(): TextCorpus<TextExample> {

@@ -56,3 +56,27 @@ export function fitTextHead(recipe: HeadRecipe, feats: TextFeatures[], lengths: 
   );
   return { spec: { name: recipe.name, scale, bias: head.bias, thresholds }, q, head };
 }
+
+/** Rows of each class a language needs in the training data before a model scores text in it. */
+export const MIN_LANGUAGE_EVIDENCE = 20;
+
+/**
+ * The languages the rows `train` give evidence for: at least
+ * MIN_LANGUAGE_EVIDENCE rows of each class (positive for any head, negative
+ * for all) among the rows whose language is reliably identified.
+ */
+export function evidenceLanguages(languages: (string | undefined)[], recipes: HeadRecipe[], train: number[]): string[] {
+  const counts = new Map<string, { pos: number; neg: number }>();
+  for (const i of train) {
+    const lang = languages[i];
+    if (!lang) continue;
+    const c = counts.get(lang) ?? { pos: 0, neg: 0 };
+    if (recipes.some((r) => r.labels[i] === 1)) c.pos++;
+    else c.neg++;
+    counts.set(lang, c);
+  }
+  return [...counts]
+    .filter(([, c]) => c.pos >= MIN_LANGUAGE_EVIDENCE && c.neg >= MIN_LANGUAGE_EVIDENCE)
+    .map(([lang]) => lang)
+    .sort();
+}

@@ -24,7 +24,7 @@ import { LEARNED_CORPUS_FILES, requireCorpora } from "./corpora.js";
 import { crudData, destinationData, deviationData, payloadData, SEED, sourceData, trainingFingerprint } from "./datasets.js";
 import { inTraining } from "./folds.js";
 import { moderationCorpus, promptAttackCorpus, type TextCorpus } from "./recipes.js";
-import { fitTextHead, TEXT_BITS, type Trained } from "./text-model.js";
+import { evidenceLanguages, fitTextHead, TEXT_BITS, type Trained } from "./text-model.js";
 import { evaluate, formatEvaluation } from "./evaluate.js";
 import { CRUD } from "./generators/tools.js";
 import { trainLogistic, type Example, type TrainOptions } from "./trainer.js";
@@ -90,11 +90,13 @@ log(`training with seed ${SEED}, feature version ${FEATURE_VERSION}`);
 // ---- prompt_attack and moderated_content: trained on every source family but
 // one fold, whose families choose the thresholds (as in the cross-source
 // evaluation, which measures this recipe) ----
-function shipped<Row extends { fold: number }>(corpus: TextCorpus<Row>): Trained[] {
+function shipped<Row extends { fold: number }>(corpus: TextCorpus<Row>): { heads: Trained[]; languages: string[] } {
   const held = [corpus.shippedCalibrationFold];
   const train = corpus.rows.flatMap((r, i) => (inTraining(r.fold, held) ? [i] : []));
   const calibration = corpus.rows.flatMap((r, i) => (r.fold === corpus.shippedCalibrationFold ? [i] : []));
-  return corpus.recipes.map((recipe) => {
+  const languages = evidenceLanguages(corpus.languages, corpus.recipes, train);
+  log(`  languages with evidence: ${languages.join(" ")}`);
+  const heads = corpus.recipes.map((recipe) => {
     const t0 = performance.now();
     const t = fitTextHead(recipe, corpus.feats, corpus.lengths, train, calibration);
     log(
@@ -102,13 +104,16 @@ function shipped<Row extends { fold: number }>(corpus: TextCorpus<Row>): Trained
     );
     return t;
   });
+  return { heads, languages };
 }
 log("prompt_attack");
 const pa = promptAttackCorpus();
-const [pat] = shipped(pa);
+const paShipped = shipped(pa);
+const [pat] = paShipped.heads;
 log("moderated_content");
 const mod = moderationCorpus();
-const modHeads = shipped(mod);
+const modShipped = shipped(mod);
+const modHeads = modShipped.heads;
 
 // ---- CRUD: one-vs-rest heads over tool-call tokens ----
 log("tool_risk CRUD");
@@ -189,14 +194,14 @@ log("  dangerous_deviation", JSON.stringify(devRules));
 
 // ---- write ----
 const specs = {
-  prompt_attack: writeModel("prompt-attack.bin", TEXT_BITS, [pat]),
-  moderation: writeModel("moderation.bin", TEXT_BITS, modHeads),
+  prompt_attack: { ...writeModel("prompt-attack.bin", TEXT_BITS, [pat]), languages: paShipped.languages },
+  moderation: { ...writeModel("moderation.bin", TEXT_BITS, modHeads), languages: modShipped.languages },
   crud: writeModel("crud.bin", TOOL_BITS, crudHeads),
   payload: writeModel("payload.bin", TOOL_BITS, [payloadHead]),
 };
 const weightsHash = createHash("sha256");
 for (const t of [pat, ...modHeads, ...crudHeads, payloadHead]) weightsHash.update(Buffer.from(t.q.buffer)).update(JSON.stringify(t.spec));
-weightsHash.update(JSON.stringify([destRules, srcRules, devRules]));
+weightsHash.update(JSON.stringify([destRules, srcRules, devRules, paShipped.languages, modShipped.languages]));
 const count = (rows: { split: string }[]) => ({
   train: rows.filter((r) => r.split === "train").length,
   validation: rows.filter((r) => r.split === "validation").length,

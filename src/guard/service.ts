@@ -42,9 +42,15 @@ export interface GuardServiceDeps {
   build?: Partial<Pick<BuildInfo, "gitRevision" | "gitTimestamp">>;
 }
 
-function devInfo(deps: GuardServiceDeps) {
+function devInfo(deps: GuardServiceDeps, screening: Screening) {
   const b = buildInfo(deps.build);
-  return create(DevInfoSchema, { gitRevision: b.gitRevision, gitTimestamp: b.gitTimestamp, modelVersion: deps.modelVersion(), version: b.version });
+  const notes: string[] = [];
+  for (const o of screening.outcomes) {
+    if (!o.note) continue;
+    const where = o.location === "tool_definition::content" ? `tool ${o.toolId}` : `message ${o.messageId}${o.toolId !== undefined ? `, tool call ${o.toolId}` : ""}`;
+    notes.push(`${o.detectorType}, ${where}: ${o.note}`);
+  }
+  return create(DevInfoSchema, { gitRevision: b.gitRevision, gitTimestamp: b.gitTimestamp, modelVersion: deps.modelVersion(), version: b.version, notes });
 }
 
 export function guardService(deps: GuardServiceDeps): ServiceImpl<typeof GuardService> {
@@ -101,7 +107,7 @@ export function guardService(deps: GuardServiceDeps): ServiceImpl<typeof GuardSe
               .filter((o) => o.matched && reportsPayload(o.detectorType) && o.messageId !== undefined)
               .flatMap((o) => o.spans.map((s) => ({ start: s.start, end: s.end, text: s.text, detectorType: o.detectorType, labels: s.labels, messageId: o.messageId })))
           : [],
-        devInfo: req.devInfo ? devInfo(deps) : undefined,
+        devInfo: req.devInfo ? devInfo(deps, screening) : undefined,
         metadata: { requestUuid },
       };
     },
@@ -120,7 +126,7 @@ export function guardService(deps: GuardServiceDeps): ServiceImpl<typeof GuardSe
       return {
         results,
         tools: screensTools ? { flagged: screening.outcomes.some((o) => o.location === "tool_definition::content" && o.flagged), results: toolResults } : undefined,
-        devInfo: req.devInfo ? devInfo(deps) : undefined,
+        devInfo: req.devInfo ? devInfo(deps, screening) : undefined,
       };
     },
 

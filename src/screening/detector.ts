@@ -27,6 +27,8 @@ export interface Detection {
   /** `no_level` when the detector found nothing; `l5_unlikely` for scored-but-below. */
   level: Level;
   spans: Span[];
+  /** Why the detector did not judge the part when it declines to (reported in dev_info). */
+  note?: string;
 }
 
 export const nothing: Detection = { level: "no_level", spans: [] };

@@ -41,6 +41,8 @@ export interface Outcome {
   toolId?: number;
   level: Level;
   spans: readonly OutcomeSpan[];
+  /** The detector's reason for not judging the part, if it gave one (dev_info). */
+  note?: string;
   customMatched: boolean;
   /** The detector's own verdict: at or over the policy threshold. */
   matched: boolean;
@@ -100,6 +102,7 @@ export function screen(policy: ScreeningPolicy, guardrails: ActiveGuardrail[], p
         toolId: part.toolId,
         level: detection.level,
         spans: mapSpans(normalized, detection, policy.threshold),
+        note: detection.note,
         customMatched: false,
         // Deterministic detectors report l1_confident, which every threshold includes.
         matched: atOrOver(detection.level, policy.threshold),

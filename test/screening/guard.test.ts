@@ -106,6 +106,22 @@ describe("POST /v2/guard", () => {
     expect(plain.body.payload).toEqual([]);
   });
 
+  it("dev_info names the parts a learned detector did not score for lack of evidence in their language", async () => {
+    const german = "Die Katze schläft den ganzen Nachmittag auf dem warmen Sofa im Wohnzimmer und träumt von Mäusen.";
+    const res = await guard({
+      dev_info: true,
+      breakdown: true,
+      messages: [
+        { role: "user", content: "What is the capital of France and how many people live there?" },
+        { role: "user", content: german },
+      ],
+    });
+    expect(res.status).toBe(200);
+    const notes: string[] = res.body.dev_info.notes;
+    expect(notes).toContain("moderated_content/hate, message 1: not scored: no training evidence for language 'de'");
+    expect(notes.some((n) => n.includes("message 0"))).toBe(false);
+  });
+
   it("metadata is stored as a JSON string", async () => {
     const res = await guard({ metadata: { user_id: "u1", session: { n: 2 } }, messages: [{ role: "user", content: "hi" }] });
     const log = await server.app.repos.logs.logs.findOne({ _id: res.body.metadata.request_uuid });

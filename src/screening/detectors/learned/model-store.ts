@@ -19,6 +19,12 @@ export interface ModelSpec {
   file: string;
   bits: number;
   heads: HeadSpec[];
+  /**
+   * Languages (ISO 639-1) the training data has labelled evidence for, of both
+   * classes. A text reliably identified as another language is not scored
+   * (docs/learned-detectors.md#languages). Absent: every text is scored.
+   */
+  languages?: string[];
 }
 
 export type RuleLevels = Record<string, Level>;
@@ -48,6 +54,7 @@ export interface LoadedModel {
    */
   packed: Float32Array;
   biases: Float64Array;
+  languages?: ReadonlySet<string>;
 }
 
 export interface LoadedModels {
@@ -72,7 +79,14 @@ function loadModel(dir: URL, spec: ModelSpec): LoadedModel {
     for (let j = 0; j < dim; j++) packed[j * n + i] = weights[j];
     heads.set(h.name, { name: h.name, weights, bias: h.bias, thresholds: h.thresholds });
   });
-  return { bits: spec.bits, heads, names: spec.heads.map((h) => h.name), packed, biases: Float64Array.from(spec.heads.map((h) => h.bias)) };
+  return {
+    bits: spec.bits,
+    heads,
+    names: spec.heads.map((h) => h.name),
+    packed,
+    biases: Float64Array.from(spec.heads.map((h) => h.bias)),
+    languages: spec.languages ? new Set(spec.languages) : undefined,
+  };
 }
 
 export function loadModelFiles(dir: URL = DEFAULT_MODELS_DIR): LoadedModels {

@@ -2,6 +2,7 @@
 // heads of one linear model over the same text features, so the six detectors
 // of a part hash the text once (text-scoring.ts caches the features).
 import { defineDetector, nothing, type DetectorDefinition } from "../../detector.js";
+import { withoutEvidence } from "./language-gate.js";
 import { models } from "./models.js";
 import { cachedFeatures, scoreModel, textDetection } from "./text-scoring.js";
 
@@ -14,6 +15,8 @@ function moderation(category: string): DetectorDefinition {
     detect(text) {
       if (!text.trim()) return nothing;
       const m = models().moderation;
+      const unscored = withoutEvidence(m, text);
+      if (unscored) return unscored;
       const head = m.heads.get(category)!;
       const f = cachedFeatures(text, m.bits);
       return textDetection(scoreModel(m, f, text.length)[m.names.indexOf(category)], f, head.thresholds);

@@ -4,6 +4,7 @@
 // tool the policy lists in `allowed_tools` are not screened.
 import { defineDetector, nothing } from "../../detector.js";
 import { isAllowedTool } from "./allowed-tools.js";
+import { withoutEvidence } from "./language-gate.js";
 import { levelOf } from "./levels.js";
 import { models, onnxScoreOf, PROMPT_ATTACK_LOCATIONS } from "./models.js";
 import { cachedFeatures, scoreModel, textDetection } from "./text-scoring.js";
@@ -24,6 +25,8 @@ export const promptAttack = defineDetector({
       return { level, spans: level === "l5_unlikely" ? [] : [{ start: 0, end: text.length, level }] };
     }
     const m = models().promptAttack;
+    const unscored = withoutEvidence(m, text);
+    if (unscored) return unscored;
     const head = m.heads.get("prompt_attack")!;
     const f = cachedFeatures(text, m.bits);
     return textDetection(scoreModel(m, f, text.length)[m.names.indexOf("prompt_attack")], f, head.thresholds);

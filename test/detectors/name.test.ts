@@ -100,3 +100,85 @@ describe("pii/name", () => {
     expect(confident(text)).toEqual(["Ngozi Okonkwo"]);
   });
 });
+
+describe("pii/name: streets, organisations, places and nouns of other languages", () => {
+  it("does not take street names", () => {
+    for (const text of [
+      "I walked down Baker Street yesterday.",
+      "Die Wohnung liegt in der Hauptstraße.",
+      "Sie wohnt in der Goethestraße 7 im dritten Stock.",
+      "We had coffee on the Rue de Rivoli.",
+      "Ik fiets elke dag over de Prinsengracht naar kantoor.",
+      "The shop on Via Condotti opens at ten.",
+      "Meet me on Bertalan utca after lunch.",
+      "The office moved to İsmet Paşa Caddesi last year.",
+      "Het pakket ligt op Kalverstraat 92, 1012 PH Amsterdam.",
+    ]) {
+      expect(flagged(text), text).toEqual([]);
+    }
+  });
+
+  it("does not take organisations", () => {
+    for (const text of [
+      "She works at Deutsche Bank now.",
+      "Acme GmbH sent the invoice.",
+      "I bought the chairs from Kovács és Társa Kft.",
+      "The order came from Công ty Minh Anh.",
+      "SIA Baltic Foods opened a shop in Riga.",
+      "Our supplier is Novák a Dvořák s.r.o.",
+      "He worked for Lindqvist Kommanditbolag for years.",
+      "I work for Boateng and Mensah.",
+    ]) {
+      expect(flagged(text), text).toEqual([]);
+    }
+  });
+
+  it("does not take places", () => {
+    for (const text of [
+      "We flew to New York and then Buenos Aires.",
+      "Nous habitons à Lyon depuis 2010.",
+      "The conference is in San Francisco this year.",
+      "Send it to 10115 Berlin by Friday.",
+      "Sóc Trăng\nVietnam",
+    ]) {
+      expect(flagged(text), text).toEqual([]);
+    }
+  });
+
+  it("does not take capitalised common nouns of German and other languages", () => {
+    for (const text of [
+      "Die Katze sitzt auf dem Tisch.",
+      "Der Vertrag wurde gestern unterschrieben.",
+      "Das Wetter ist heute schön, und die Kinder spielen im Garten.",
+      "Ich habe meinen Schlüssel im Auto vergessen.",
+      "Wie viele Punkte hat die Mannschaft in dieser Saison erzielt?",
+      "Der Rekord von 1998 steht noch immer.",
+      "Le Président a signé la Loi hier.",
+      "La Casa Blanca está cerca del Parque.",
+      "¿Cuántos años tiene tu hermano?",
+      "Si era rotta la gamba sciando.",
+      "Vivo en Madrid desde hace años.",
+    ]) {
+      expect(flagged(text), text).toEqual([]);
+    }
+  });
+
+  it("still finds people in those languages", () => {
+    expect(confident("Meine Mutter Anna Schmidt wohnt in Berlin.")).toEqual(["Anna Schmidt"]);
+    expect(detectName("Gestern hat Herr Müller angerufen.").level).toBe("l1_confident");
+    expect(confident("Ich heiße Jonas Becker und komme aus Köln.")).toEqual(["Jonas Becker"]);
+    expect(confident("Der Rekord von John Elway steht noch immer.")).toEqual(["John Elway"]);
+    expect(confident("Je m'appelle Claire Dubois et j'habite à Lyon.")).toEqual(["Claire Dubois"]);
+    expect(confident("Mi nombre es Javier Fernández.")).toEqual(["Javier Fernández"]);
+    expect(confident("Mi chiamo Giulia Rossi.")).toEqual(["Giulia Rossi"]);
+    expect(flagged("Mijn naam is Sanne de Vries.")).toEqual(["Sanne de Vries"]);
+    expect(confident("Virgil van Dijk scored twice.")).toEqual(["Virgil van Dijk"]);
+    expect(flagged("Dr. 陈建国 will see you now.")).toEqual(["陈建国"]);
+  });
+
+  it("does not take Han or Hangul place and street names for people", () => {
+    expect(flagged("We moved here from 安乡县 last year.")).toEqual([]);
+    expect(flagged("The bus station is on 邵東路.")).toEqual([]);
+    expect(flagged("I live in 강남구 now.")).toEqual([]);
+  });
+});

@@ -1,26 +1,48 @@
-// pii/address: US mailing addresses.
+// pii/address: postal addresses, US and international.
 //
+// US (and other number-first English addresses):
 //   street line  = number [directional] name-words street-suffix [directional]
-//                  e.g. "1600 Pennsylvania Ave NW", "5993 E 11th Street"
+//                  e.g. "1600 Pennsylvania Ave NW", "5993 E 11th Street", "9 Mary Grange"
 //   unit         = Apt/Suite/Unit/Floor/Room/Bldg/# + id, after the street line
 //   place        = City[,] ST-or-State-name [ZIP or ZIP+4], on the same line
 //                  or the next ones
 //   post box     = P.O. Box / PO Box / Post Office Box + number [+ place]
-//
 // Street suffixes are the USPS Publication 28 (Appendix C1) primary names and
-// their standard abbreviations. Levels:
-//   street line (or post box) + state + ZIP                -> l1
-//   street line + city and state, or + ZIP                 -> l2
+// their standard abbreviations, plus British and Commonwealth ones (Close,
+// Mews, Rise ...). Elsewhere (address-intl.ts, address-cjk.ts): street first
+// ("Hauptstraße 5", "Via Roma 12", "ул. Кедровая, 7"), number first with the
+// type before the name ("12 rue de la Paix"), postcodes of many countries
+// before or after the town, and Chinese, Japanese and Korean addresses.
+// Levels:
+//   street line (or post box) + state + ZIP, or + postcode  -> l1
+//   street line + city and state, or + ZIP, or + town       -> l2
 //   street line alone, address words before it
-//   ("address", "live at", "ship to" ...)                  -> l2
+//   ("address", "live at", "Adresse", "dirección" ...)      -> l2
 //   street line alone                                      -> l3
 //   "City, ST 12345" with no street line                   -> l4
-// The scan tokenizes forward from each number at a word boundary, a few tokens
-// at a time, so its cost is linear in the text.
+// Street lines without a street type ("Vinohradská 12") count only with a
+// postcode and town after them; those that start with a German preposition
+// ("Am Frankenberg 92c") with a postcode or town.
+// The scan tokenizes forward and backward from each number at a word
+// boundary, a few tokens at a time, so its cost is linear in the text.
 import type { Detection } from "../../detector.js";
 import { piiDetector } from "./family.js";
 import type { Level } from "../../vocabulary.js";
 import { type Finding, before, isWordChar, stronger, toDetection } from "../findings.js";
+import { findCjkAddresses } from "./address-cjk.js";
+import {
+  HOUSE_NUMBER,
+  houseNumberEnd,
+  type Place as IntlPlace,
+  placeAfter,
+  placeBefore,
+  postcodeAt,
+  type Street,
+  streetAfterNumber,
+  streetBefore,
+  unitAt,
+} from "./address-intl.js";
+import { isCapitalized, newlines, type Token, tokenAt } from "./address-tokens.js";
 
 // USPS Publication 28, Appendix C1: primary street suffix names and the
 // abbreviations in common use (lower case, without the trailing period).
@@ -154,39 +176,30 @@ const STATE_NAMES = new Set([
   "guam",
 ]);
 
-const CONTEXT =
-  /\b(?:address|addresses|addr|live at|lives at|living at|lived in|live in|located at|location|ship to|shipping|deliver to|delivery|send (?:it )?to|sent to|mail to|mailing|billing|residence|reside at|meet (?:me )?at|moved to|move to|office is at|offices are at|headquarters|hq|visit us at|find us at|at)\s*:?\s*$/;
+// Address words before a street line, in English and the languages of the international formats.
+// prettier-ignore
+const CONTEXT = new RegExp(
+  "(?:^|[^\\p{L}])(?:" +
+    [
+      "address", "addresses", "addr", "live at", "lives at", "living at", "lived in", "live in", "located at", "location", "ship to",
+      "shipping", "deliver to", "delivery", "send (?:it )?to", "sent to", "mail to", "mailing", "billing", "residence", "reside at",
+      "meet (?:me )?at", "moved to", "move to", "office is at", "offices are at", "headquarters", "hq", "visit us at", "find us at", "at",
+      "adresse", "anschrift", "wohnhaft", "wohne in", "wohnt in", "lieferadresse", "dirección", "direccion", "domicilio", "indirizzo",
+      "endereço", "endereco", "morada", "adres", "adresa", "adresy", "cím", "címe", "osoite", "adress", "adressen", "adressi", "adrese",
+      "adresas", "адрес", "адреса", "адресу", "住所", "地址", "주소", "地點",
+    ].join("|") +
+    ")\\s*:?\\s*$",
+  "u",
+);
 
-interface Token {
-  start: number;
-  end: number;
-  /** Lower case, without a trailing period. */
-  key: string;
-  raw: string;
-  /** Whitespace and commas between the previous token and this one. */
-  gap: string;
-}
+// British and Commonwealth street types the USPS list lacks ("9 Mary Grange", "6 Boame Link").
+const COMMONWEALTH = new Set(
+  "close crescent mews grange rise fold chase croft wynd link lk approach embankment quay wharf yard circus drove nook garth brow spinney parade gate row end".split(" "),
+);
+const isSuffix = (key: string) => STREET_SUFFIXES.has(key) || COMMONWEALTH.has(key);
 
-// Words (letters, digits, inner apostrophes, periods and hyphens) or a lone "#".
-const TOKEN = /[\p{L}\p{N}](?:[\p{L}\p{M}\p{N}'’.-]*[\p{L}\p{M}\p{N}.])?|#/uy;
-// Whitespace, commas and e-mail quote markers (">") between address lines.
-const GAP = /[\s,>]*/y;
-
-function tokenAt(text: string, pos: number): Token | null {
-  GAP.lastIndex = pos;
-  const g = GAP.exec(text);
-  const gapEnd = pos + (g ? g[0].length : 0);
-  TOKEN.lastIndex = gapEnd;
-  const m = TOKEN.exec(text);
-  if (!m) return null;
-  const raw = m[0];
-  return { start: gapEnd, end: gapEnd + raw.length, key: (raw.endsWith(".") ? raw.slice(0, -1) : raw).toLowerCase(), raw, gap: text.slice(pos, gapEnd) };
-}
-
-const isCapitalized = (raw: string) => /^\p{Lu}/u.test(raw);
 const isOrdinal = (key: string) => /^\d+(?:st|nd|rd|th)$/.test(key);
 const isNumberish = (key: string) => /^\d{1,5}[a-z]?$/.test(key);
-const newlines = (gap: string) => (gap.match(/\n/g) ?? []).length;
 // A token's end excluding a sentence period, but keeping it on abbreviations.
 const endOf = (t: Token) => (t.raw.endsWith(".") && t.key.length > 3 && !STREET_SUFFIXES.has(t.key) ? t.end - 1 : t.end);
 
@@ -194,6 +207,8 @@ interface StreetLine {
   start: number;
   end: number;
   next: number;
+  /** "The Rise", "The End": counts only with a postcode after it. */
+  titleLike: boolean;
 }
 
 /** Number, optional directional, 1-4 name words, a suffix, optional directional and unit. */
@@ -203,21 +218,27 @@ function streetLineAt(text: string, number: Token): StreetLine | null {
   if (DIRECTIONALS.has(t.key) && isCapitalized(t.raw)) {
     const n = tokenAt(text, t.end);
     // "123 North Street": the directional is the name.
-    if (n && !STREET_SUFFIXES.has(n.key)) t = n;
+    if (n && !isSuffix(n.key)) t = n;
   }
   let names = 0;
+  let articleOnly = true;
   let suffix: Token | null = null;
   for (let i = 0; i < 5 && t; i++) {
     if (/\n/.test(t.gap) || t.gap.includes(",")) return null;
-    if (names > 0 && STREET_SUFFIXES.has(t.key)) {
+    // "1 Davenport is": "is" (island) counts only written "Is".
+    if (names > 0 && isSuffix(t.key) && (t.key !== "is" || t.raw !== "is")) {
       suffix = t;
       break;
     }
     if (!(isCapitalized(t.raw) || isOrdinal(t.key) || /^\d+$/.test(t.key))) return null;
+    if (t.key !== "the") articleOnly = false;
     names++;
     t = tokenAt(text, t.end);
   }
   if (!suffix) return null;
+  // "Part 2 The Rise", "Episode 4 The End": a British street type after "The" alone is a title,
+  // unless a postcode follows ("39 The Spinney, Leeds LS1 4AB").
+  const titleLike = articleOnly && COMMONWEALTH.has(suffix.key) && !STREET_SUFFIXES.has(suffix.key);
   // "Street." ends a sentence; "St." and "Ave." are abbreviations.
   let end = suffix.raw.endsWith(".") && !ABBREVIATED.has(suffix.key) ? suffix.end - 1 : suffix.end;
   let next = suffix.end;
@@ -236,7 +257,7 @@ function streetLineAt(text: string, number: Token): StreetLine | null {
       next = id.end;
     }
   }
-  return { start: number.start, end, next };
+  return { start: number.start, end, next, titleLike };
 }
 
 interface Place {
@@ -308,7 +329,8 @@ function stateNameAt(text: string, t: Token): { end: number } | null {
   return null;
 }
 
-const NUMBER_START = /(?<![\p{L}\p{N}])\d{1,6}(?:-?[A-Za-z])?(?:-\d{1,5})?(?![\p{L}\p{N}])/gu;
+// House numbers, and "s/n" (sin número) where Spanish addresses have none.
+const NUMBER_START = /(?<![\p{L}\p{N}])(?:\d{1,6}(?:-?[A-Za-z])?(?:[-/]\d{1,5}[A-Za-z]?)?|s\/n\.?)(?![\p{L}\p{N}])/gu;
 const PO_BOX = /\b(?:P\.? ?O\.?|Post Office)\s?Box\s+#?\d{1,8}\b/gi;
 const CITY_STATE_ZIP = /\b\p{Lu}[\p{L}\p{M}'.-]*(?: \p{Lu}[\p{L}\p{M}'.-]*){0,2},? (?:[A-Z]{2}) \d{5}(?:-\d{4})?\b/gu;
 
@@ -334,25 +356,13 @@ export function findAddresses(text: string): readonly Finding[] {
 function scanAddresses(text: string): Finding[] {
   const out: Finding[] = [];
   let covered = 0;
+  const budget = { tries: MAX_INTL_TRIES };
   for (const m of text.matchAll(NUMBER_START)) {
     if (m.index < covered) continue;
-    // A street line goes on with one space or tab and a capital, a digit ("5th") or a directional:
-    // most numbers in a text ("(415)", "20500.", "3 apples") are rejected here without tokenizing.
-    const after = m.index + m[0].length;
-    let k = after;
-    while (k < text.length && k - after < 3 && (text[k] === " " || text[k] === "\t")) k++;
-    if (k === after || !/[A-Z0-9\u00c0-\u00de]/.test(text[k] ?? "")) continue;
-    const number: Token = { start: m.index, end: m.index + m[0].length, key: m[0].toLowerCase(), raw: m[0], gap: "" };
-    if (!isNumberish(number.key.replace(/-\d+$/, "")) && !/^\d+-\d+$/.test(number.key)) continue;
-    // "in 2019 Apple Park opened": a year after a time preposition is a date, not a house number.
-    if (/^(?:19|20)\d\d$/.test(m[0]) && /\b(?:in|since|by|until|from|of|during|before|after)\s+$/i.test(text.slice(Math.max(0, m.index - 8), m.index))) continue;
-    const street = streetLineAt(text, number);
-    if (!street) continue;
-    const place = placeAt(text, street.next, true);
-    const end = place ? place.end : street.end;
-    const context = CONTEXT.test(before(text, street.start, 40));
-    out.push({ start: street.start, end, level: levelOf(place, context), labels: ["street"] });
-    covered = end;
+    const found = usStreet(text, m[0], m.index) ?? intlStreet(text, m[0], m.index, covered, budget);
+    if (!found) continue;
+    out.push(found);
+    covered = found.end;
   }
   for (const m of text.matchAll(PO_BOX)) {
     if (out.some((f) => f.start < m.index + m[0].length && m.index < f.end)) continue;
@@ -368,7 +378,107 @@ function scanAddresses(text: string): Finding[] {
     if (!code || !STATE_CODES.has(code[1]) || isWordChar(text, end)) continue;
     out.push({ start: m.index, end, level: "l4_less_likely", labels: ["city_state_zip"] });
   }
+  for (const f of findCjkAddresses(text)) if (!out.some((o) => o.start < f.end && f.start < o.end)) out.push(f);
   return out;
+}
+
+/** A number-first street line with a US or Commonwealth suffix ("1600 Pennsylvania Ave NW"), and the place after it. */
+function usStreet(text: string, raw: string, start: number): Finding | null {
+  // A street line goes on with one space or tab and a capital, a digit ("5th") or a directional:
+  // most numbers in a text ("(415)", "20500.", "3 apples") are rejected here without tokenizing.
+  const after = start + raw.length;
+  let k = after;
+  while (k < text.length && k - after < 3 && (text[k] === " " || text[k] === "\t")) k++;
+  if (k === after || !/[\p{Lu}\d]/u.test(text[k] ?? "")) return null;
+  const number: Token = { start, end: after, key: raw.toLowerCase(), raw, gap: "" };
+  if (!isNumberish(number.key.replace(/-\d+$/, "")) && !/^\d+-\d+$/.test(number.key)) return null;
+  // "in 2019 Apple Park opened": a year after a time preposition is a date, not a house number.
+  if (/^(?:19|20)\d\d$/.test(raw) && /\b(?:in|since|by|until|from|of|during|before|after)\s+$/i.test(text.slice(Math.max(0, start - 8), start))) return null;
+  const street = streetLineAt(text, number);
+  if (!street) return null;
+  const place = placeAt(text, street.next, true);
+  // Outside the US: "9 Mary Grange, Old Ledner Court, LD9 0PY", "91 Maya Square, Jamesworth NSW 6928".
+  const intl = place ? null : placeAfter(text, street.next);
+  if (street.titleLike && !place?.zip && !intl?.postcode) return null;
+  const end = place ? place.end : intl ? Math.max(intl.end, street.end) : street.end;
+  const context = CONTEXT.test(before(text, street.start, 40));
+  const level = place ? levelOf(place, context) : intlLevel("typed", intl, false, context, false);
+  if (level === "no_level") return null;
+  return { start: street.start, end, level, labels: ["street"] };
+}
+
+// At most this many numbers per text are read as the house number of a street line of another
+// country: a text of "Aa 1 Aa 1 ..." is not a list of addresses, and the cost stays bounded
+// (a real message has far fewer numbers next to capitalised words).
+const MAX_INTL_TRIES = 256;
+
+/** A street line of another country around the number at `start` ("Hauptstraße 5", "12 rue de la Paix"), and its place. */
+function intlStreet(text: string, raw: string, start: number, covered: number, budget: { tries: number }): Finding | null {
+  const numberEnd = start + raw.length;
+  if (budget.tries <= 0) return null;
+  // Cheap test first: a street type after the number ("12 rue ...") or a word before it.
+  const typeAfter = /^,?[ \t]{1,2}\p{L}/u.test(text.slice(numberEnd, numberEnd + 4));
+  const wordBefore = /(?:\p{L}|\p{L}[.:]|\))[ \t]*,?[ \t]*$/u.test(text.slice(Math.max(0, start - 6), start));
+  if (!typeAfter && !wordBefore) return null;
+  budget.tries--;
+  let street: Street | null = typeAfter ? streetAfterNumber(text, start, numberEnd) : null;
+  let lineEnd = street?.end ?? 0;
+  if (!street) {
+    if (!HOUSE_NUMBER.test(raw)) return null;
+    // A letter, an abbreviation's period ("Kirchstr. 5", "nr. 5") or a bracket before the number.
+    if (!wordBefore) return null;
+    street = streetBefore(text, start);
+    if (!street || street.start < covered) return null;
+    lineEnd = houseNumberEnd(text, numberEnd);
+    // "Im Jahr 2020", "Am Ende 1999": a year is not the house number of a street without a type.
+    if (street.strength !== "typed" && /^(?:1\d|20)\d\d$/.test(raw)) return null;
+  }
+  // A street without a type needs a unit after it ("Paklenička 237, Kat 8"), the continental
+  // layout (a comma or a new line, then "postcode town") or a postcode and town before it.
+  const unit = street.strength === "bare" && unitAt(text, lineEnd) > 0;
+  const digitsBefore = /\d/.test(text.slice(Math.max(0, street.start - 60), street.start));
+  if (street.strength === "bare" && !unit && !digitsBefore && !postcodeFirst(text, lineEnd)) return null;
+  let place = placeAfter(text, lineEnd);
+  if (street.strength === "bare" && !unit && place && !(place.postcode && place.town && postcodeFirst(text, lineEnd))) place = null;
+  const ahead = digitsBefore ? placeBefore(text, street.start) : -1;
+  const begin = ahead >= 0 ? ahead : street.start;
+  const context = CONTEXT.test(before(text, begin, 40));
+  const merged: IntlPlace | null = ahead >= 0 ? { end: place?.end ?? lineEnd, postcode: true, town: true } : place;
+  const level = intlLevel(street.strength, merged, ahead >= 0, context, unit);
+  if (level === "no_level") return null;
+  const end = Math.max(lineEnd, merged?.end ?? lineEnd);
+  return { start: begin, end, level, labels: ["street"] };
+}
+
+/** After a comma or a new line (and a unit), a postcode comes first: ", 10115 Berlin", "\n1012 AB Amsterdam". */
+function postcodeFirst(text: string, pos: number): boolean {
+  // A unit may come first: "Leiva, 8 3º B, 02079 Cáceres", "Paklenička 237\n Kat 8\n 21000 Zadar".
+  const unit = unitAt(text, pos);
+  const from = unit > 0 ? unit : pos;
+  const m = /^[ \t]*[,\n][\s,>]*/.exec(text.slice(from, from + 12));
+  if (!m) return false;
+  const t = tokenAt(text, from + m[0].length);
+  return t !== null && postcodeAt(text, t.start) >= 0 && /^[\d〒]|^[A-Z]{1,2}-?\d/.test(t.raw);
+}
+
+/**
+ * Levels of a street line outside the US:
+ *   typed (a street type names it): + postcode -> l1; + town -> l2; alone -> l3
+ *   weak ("Am Frankenberg 92c") or
+ *   bare with a unit ("Paklenička 237, Kat 8"):
+ *                                   + postcode -> l1; + town -> l2; alone -> l4
+ *   bare ("Vinohradská 12"):        + postcode and town -> l2
+ * Address words before it raise each level one step.
+ */
+function intlLevel(strength: Street["strength"], place: IntlPlace | null, placeFirst: boolean, context: boolean, unit: boolean): Level {
+  let level: Level = "no_level";
+  const postcode = place?.postcode ?? false;
+  const town = place?.town ?? false;
+  if (strength === "typed") level = postcode ? "l1_confident" : town ? "l2_very_likely" : "l3_likely";
+  else if (strength === "weak" || unit) level = postcode ? "l1_confident" : town ? "l2_very_likely" : context || unit ? "l4_less_likely" : "no_level";
+  else level = (postcode && town) || placeFirst ? "l2_very_likely" : "no_level";
+  if (context && level !== "no_level") level = stronger(level);
+  return level;
 }
 
 export function detectAddress(text: string): Detection {

@@ -1,6 +1,6 @@
 // Text pii/name leaves alone because it belongs to other detectors or is a firm list.
 import { findAddresses } from "../address.js";
-import { PEOPLE_LIST_CUE } from "./cues.js";
+import { ORG_LIST_CUE, PEOPLE_LIST_CUE } from "./cues.js";
 import { FIRM_HINT, FIRM_LIST, FIRM_SUFFIX, FOREIGN_CONJUNCTIONS } from "./firms.js";
 import { lexiconKind } from "./kinds.js";
 import { COMMON } from "./lexicons.js";
@@ -64,7 +64,13 @@ export function blockedRanges(text: string): { start: number; end: number }[] {
     // "our 3 founders: Msibi, Taufratshofer and Holan" lists people.
     const people = PEOPLE_LIST_CUE.test(text.slice(Math.max(0, m.index - 40), m.index));
     if (people) continue;
-    if (FOREIGN_CONJUNCTIONS.has(conj) || (items.length >= 3 && !givenStart) || FIRM_SUFFIX.test(text.slice(m.index + m[0].length, m.index + m[0].length + 24))) {
+    const orgCue = ORG_LIST_CUE.test(text.slice(Math.max(0, m.index - 30), m.index));
+    if (
+      orgCue ||
+      FOREIGN_CONJUNCTIONS.has(conj) ||
+      (items.length >= 3 && !givenStart) ||
+      FIRM_SUFFIX.test(text.slice(m.index + m[0].length, m.index + m[0].length + 24))
+    ) {
       out.push({ start: m.index, end: m.index + m[0].length });
     }
   }

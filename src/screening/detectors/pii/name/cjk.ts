@@ -7,6 +7,11 @@ import { HAN_SURNAMES, HANGUL_SURNAMES } from "./lexicons.js";
 // Han runs, with the iteration mark "々" and the small "ヶ" Japanese names use ("菜々子", "佐々木").
 const HAN_RUN = /[\p{Script=Han}々〆ヶ]+(?:[ 　][\p{Script=Han}々〆ヶ]+)?/gu;
 const HANGUL_WORD = /[\uac00-\ud7a3]+/g;
+// The last character of a Han place, street or building name: city, county, province, district, town,
+// village, road, street, lane, bridge, prefecture; centre, flat, suite, building, room, shop, company.
+const PLACE_END = /(?:[市县縣省区區镇鎮乡鄉村路街道巷弄里桥橋旁侬町都府県郡州岛島园園号號楼樓室店司厂廠院馆館]|中心|公寓|套房|大厦|大廈)$/;
+// Korean places end in their kind too: 서울특별시, 강남구, 양양군, 세종대로, 입동9길.
+const HANGUL_PLACE_END = /(?:특별시|광역시|[시도구군읍면동리로길])$/;
 
 /** Any Han ideograph (BMP blocks or a surrogate pair) or Hangul syllable? A char-code scan, no regex. */
 function hasCjk(text: string): boolean {
@@ -46,6 +51,8 @@ export function findCjkNames(text: string): Finding[] {
     const parts = m[0].split(/[ 　]/);
     const whole = parts.join("");
     if (whole.length > 5 || parts[0].length > 4) continue;
+    // Places, streets and buildings end in their kind: "安乡县", "邵東路", "宁南市", "龚中心", "公寓".
+    if (PLACE_END.test(whole)) continue;
     if (whole.length === 1) {
       // One character ("白", "苏") is a name only when the text says a name comes ...
       if (
@@ -87,15 +94,17 @@ export function findCjkNames(text: string): Finding[] {
   for (const m of text.matchAll(HANGUL_WORD)) {
     const word = m[0];
     if (word.length > 4) continue;
+    if (word.length > 1 && HANGUL_PLACE_END.test(word)) continue;
     if (word.length === 1) {
       if (HANGUL_SURNAMES.has(word) && hasCue(text, m.index, m.index + 1).strong) out.push({ start: m.index, end: m.index + 1, level: "l3_likely", labels: ["hangul"] });
       // One syllable standing as a word of its own in Latin-script prose ("early 봉?"): a surname.
       else if (cjkAloneInLatin(text, m.index, m.index + 1)) out.push({ start: m.index, end: m.index + 1, level: "l4_less_likely", labels: ["hangul"] });
       continue;
     }
-    const left = text.slice(Math.max(0, m.index - 12), m.index);
-    const right = text.slice(m.index + word.length, m.index + word.length + 12);
-    // Korean prose is all Hangul: only a word standing among other scripts is taken.
+    // Korean prose is all Hangul: only a word standing among other scripts is taken (Hangul past
+    // a Latin word, as in "원민성 from 주식회사 아라", is another phrase).
+    const left = text.slice(Math.max(0, m.index - 12), m.index).replace(/^.*[A-Za-z]/s, "");
+    const right = text.slice(m.index + word.length, m.index + word.length + 12).replace(/[A-Za-z].*$/s, "");
     if (/[\uac00-\ud7a3]/.test(left) || /[\uac00-\ud7a3]/.test(right)) continue;
     const surname = HANGUL_SURNAMES.has(word.slice(0, 2)) || HANGUL_SURNAMES.has(word.slice(0, 1));
     const cue = hasCue(text, m.index, m.index + word.length).strong;

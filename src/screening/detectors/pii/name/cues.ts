@@ -17,7 +17,6 @@ const CUES_BEFORE = new Set(
     "called me",
     "i am",
     "i'm",
-    "im",
     "this is",
     "it's",
     "dear",
@@ -104,6 +103,52 @@ const CUES_BEFORE = new Set(
     "assistant to",
     "and",
     "or",
+    // Other languages: "mein Name ist", "je m'appelle", "me llamo", "mi chiamo", "меня зовут" ...
+    "heiße",
+    "heißt",
+    "namens",
+    "genannt",
+    "ich bin",
+    "liebe",
+    "lieber",
+    "hallo",
+    "grüße",
+    "gruß",
+    "sagte",
+    "m'appelle",
+    "s'appelle",
+    "appelle",
+    "bonjour",
+    "cher",
+    "chère",
+    "llamo",
+    "llama",
+    "nombre es",
+    "hola",
+    "querido",
+    "querida",
+    "estimado",
+    "estimada",
+    "chiamo",
+    "chiama",
+    "caro",
+    "cara",
+    "ciao",
+    "nome é",
+    "chamo",
+    "chama",
+    "olá",
+    "naam is",
+    "ik ben",
+    "heet",
+    "beste",
+    "heter",
+    "namn är",
+    "hej",
+    "nazywam się",
+    "jmenuji se",
+    "меня зовут",
+    "зовут",
   ].filter((c) => !["from", "to", "and", "or"].includes(c)),
 );
 // Cues that only count when a colon follows them ("From: ...", "Name: ...").
@@ -138,6 +183,10 @@ export const NAMED_WORKS =
 // Verbs that follow a person at the start of a sentence: "Chizoba is ...", "Martti had given ...".
 export const PERSON_VERB_AFTER =
   /^\s+(?:is|was|has|had|have|says|said|spent|lives|lived|works|worked|went|gave|told|asked|wrote|called|loves|likes|wants|thinks|knows|became|joined|left|met|shouted|replied|will|would|can|could|did|does)\b/;
+
+/** A list of names right after these words is a list of firms: "I work for Bonsra-Agyare and Andorful". */
+export const ORG_LIST_CUE =
+  /\b(?:work(?:s|ed|ing)? (?:for|at)|employed (?:by|at)|ceo of|cfo of|cto of|founder of|job at|position at|internship at|a year at|signed (?:to|with))\s*$/i;
 
 // Words before a run that make it an organisation ("I work for Poirier EI").
 const ORG_CUES = new Set([

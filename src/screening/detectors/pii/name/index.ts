@@ -27,25 +27,69 @@ import { type Finding, overlapsAny, toDetection } from "../../findings.js";
 import { piiDetector } from "../family.js";
 import { blockedRanges } from "./blocked.js";
 import { findCjkNames } from "./cjk.js";
-import { dropFirms, isFirm } from "./firms.js";
-import { KNOWN_FIRMS } from "./lexicons.js";
+import { COMPANY_WORD_AFTER, dropFirms, isFirm } from "./firms.js";
+import { hasCue } from "./cues.js";
+import type { Kind } from "./kinds.js";
+import { isForeignFunctionWord, type LanguageCache, languageAt } from "./language.js";
+import { KNOWN_FIRMS, PLACES, TITLES } from "./lexicons.js";
 import { findRuns, isPlaceRun, isStreetName, type Run, sentenceStart } from "./runs.js";
 import { coordinate, scoreRun } from "./score.js";
-import { tokenize } from "./tokens.js";
+import { type Token, tokenize } from "./tokens.js";
 
 function findNames(text: string): Finding[] {
   const tokens = tokenize(text);
   const out: Finding[] = [];
   const blocked = blockedRanges(text);
+  const languages: LanguageCache = {};
   for (const { run, index } of findRuns(text, tokens)) {
     let { tokens: rt, kinds } = run;
     let at = index;
+    const lang = languageAt(text, rt[0].start, languages);
     // A capitalised sentence opener that is not a name ("Please", "Hello", "Will")
-    // is prose; the rest of the run may still be a name.
-    while (rt.length > 1 && sentenceStart(text, rt[0].start) && (kinds[0] === "givenCommon" || kinds[0] === "surnameCommon")) {
+    // is prose; the rest of the run may still be a name. Outside English, so is a
+    // function word of the sentence's language ("Si era ...", "Li te ...", "Una persona").
+    while (
+      rt.length > 0 &&
+      sentenceStart(text, rt[0].start) &&
+      (((kinds[0] === "givenCommon" || kinds[0] === "surnameCommon") && rt.length > 1) ||
+        isForeignFunctionWord(rt[0].key, lang) ||
+        (lang === "de" && GERMAN_DETERMINERS.has(rt[0].key)))
+    ) {
       rt = rt.slice(1);
       kinds = kinds.slice(1);
       at++;
+    }
+    // Outside English a sentence often opens with a verb ("Vivo en ...", "Moro na ...", "Abito a ..."):
+    // a lone capitalised word there, followed by a lower-case one, is not taken without a cue.
+    if (
+      lang !== "en" &&
+      lang !== "und" &&
+      rt.length === 1 &&
+      sentenceStart(text, rt[0].start) &&
+      /^ \p{Ll}/u.test(text.slice(rt[0].end, rt[0].end + 2)) &&
+      !hasCue(text, rt[0].start, rt[0].end).strong
+    )
+      continue;
+    // German capitalises nouns: leading nouns and the particles after them are not part of a name
+    // ("Rekord von John Elway", "Verteidigung der Panthers").
+    if (lang === "de") {
+      while (rt.length > 1 && germanNoun(text, tokens, at, kinds[0])) {
+        rt = rt.slice(1);
+        kinds = kinds.slice(1);
+        at++;
+        while (rt.length > 1 && kinds[0] === "particle") {
+          rt = rt.slice(1);
+          kinds = kinds.slice(1);
+          at++;
+        }
+      }
+      // ... and trailing ones: "Peyton Manning zum Super".
+      let p = kinds.indexOf("particle");
+      while (p > 0 && p < kinds.length - 1 && !kinds.slice(p + 1).some((k) => k === "given" || k === "surname")) {
+        rt = rt.slice(0, p);
+        kinds = kinds.slice(0, p);
+        p = kinds.indexOf("particle");
+      }
     }
     while (rt.length > 0 && (kinds[0] === "particle" || (kinds[0] === "initial" && rt.length === 1))) {
       rt = rt.slice(1);
@@ -63,15 +107,72 @@ function findNames(text: string): Finding[] {
     if (isPlaceRun(rt, kinds, text)) continue;
     if (KNOWN_FIRMS.has(text.slice(rt[0].start, rt[rt.length - 1].end).toLowerCase())) continue;
     if (isStreetName(text, trimmed, tokens, at)) continue;
+    // "Công ty", "Cửa hàng", "Trung tâm": the first word of a Vietnamese company word.
+    if (rt.length === 1 && COMPANY_WORD_AFTER.test(text.slice(rt[0].end, rt[0].end + 12))) continue;
+    // A town on a line of its own, above a line with a country: "Tseung Kwan O\nKenya".
+    if (townAboveCountry(text, rt[rt.length - 1].end)) continue;
     if (isFirm(text, trimmed, tokens, at)) continue;
+    // "la Loi", "del Parque", "il Comune", "o Palácio": in French, Spanish, Italian and Portuguese
+    // sentences a capitalised word after an article is an institution, a place or a title.
+    if (ROMANCE.has(lang) && ROMANCE_ARTICLE.test(text.slice(Math.max(0, rt[0].start - 8), rt[0].start)) && !hasCue(text, rt[0].start, rt[rt.length - 1].end).strong)
+      continue;
+    // A German noun is a name only with a title or a cue: "Die Katze sitzt auf dem Tisch".
+    if (lang === "de" && germanNounRun(text, tokens, at, kinds) && !hasCue(text, rt[0].start, rt[rt.length - 1].end).strong && !titledAt(text, tokens, at)) continue;
     const level = scoreRun(text, trimmed, tokens, at);
     if (level === "no_level") continue;
     out.push({ start: rt[0].start, end: rt[rt.length - 1].end, level });
   }
+  // Han and Hangul names go through the same firm and address checks.
+  for (const f of findCjkNames(text)) if (!overlapsAny(f.start, f.end, blocked)) out.push(f);
   dropFirms(text, out);
   coordinate(text, out);
-  out.push(...findCjkNames(text));
   return out;
+}
+
+const ROMANCE = new Set(["fr", "es", "it", "pt", "ro"]);
+const ROMANCE_ARTICLE =
+  /(?:^|[^\p{L}])(?:la|le|les|l'|l’|el|los|las|del|al|il|lo|gli|della|dello|degli|dei|delle|alla|allo|nel|nella|sul|sulla|du|des|au|aux|o|os|as|do|da|dos|das|no|na|nos|nas|ao)\s*$/u;
+
+// Words before a German noun: articles, determiners, and prepositions fused with an article.
+const GERMAN_DETERMINERS = new Set(
+  (
+    "der die das dem den des ein eine einem einen einer eines kein keine keinem keinen keiner mein meine meinem meinen meiner dein deine " +
+    "sein seine seinem seinen seiner ihr ihre ihrem ihren ihrer unser unsere unserem unseren euer eure jede jeder jedes jedem jeden " +
+    "diese dieser dieses diesem diesen welche welcher welches welchem welchen alle viele einige manche zum zur im am vom beim ins ans"
+  ).split(" "),
+);
+
+/** Is tokens[i] a German noun: after a determiner ("dem Tisch"), or a capitalised word no name list knows? */
+function germanNoun(text: string, tokens: Token[], i: number, kind: string): boolean {
+  if (afterDeterminer(text, tokens[i].start)) return true;
+  return kind === "unknown" || kind === "word" || kind === "givenCommon" || kind === "surnameCommon" || kind === "cyrillic";
+}
+
+/** A run of German nouns only: no known given name in it, and not a surname standing on its own. */
+function germanNounRun(text: string, tokens: Token[], at: number, kinds: Kind[]): boolean {
+  for (let k = 0; k < kinds.length; k++) {
+    if (kinds[k] === "particle" || kinds[k] === "initial") continue;
+    // A known given name is a name, unless an article stands before it ("im Garten", "die Rose").
+    if (kinds[k] === "given" && !(k === 0 && afterDeterminer(text, tokens[at].start))) return false;
+    if (!germanNoun(text, tokens, at + k, kinds[k])) return false;
+  }
+  return true;
+}
+
+function afterDeterminer(text: string, start: number): boolean {
+  const prev = /(\p{L}+)\s+$/u.exec(text.slice(Math.max(0, start - 16), start));
+  return prev !== null && GERMAN_DETERMINERS.has(prev[1].toLowerCase());
+}
+
+/** The run ends its line, and the next line holds only a country ("... O\nWallis and Futuna", "...\n> Kenya 12345"). */
+function townAboveCountry(text: string, end: number): boolean {
+  const m = /^[ \t,]*\n[\s>?*]*([\p{L}][\p{L} .'’&-]{1,40}?)[ \t]*(?:[\p{Lu}\d][\p{Lu}\d -]{1,9})?[ \t]*(?:\n|$)/u.exec(text.slice(end, end + 64));
+  return m !== null && PLACES.has(m[1].toLowerCase().replace(/ & /g, " and "));
+}
+
+function titledAt(text: string, tokens: Token[], at: number): boolean {
+  const prev = tokens[at - 1];
+  return prev !== undefined && TITLES.has(prev.raw.toLowerCase()) && text.slice(prev.end, tokens[at].start).trim() === "";
 }
 
 export function detectName(text: string): Detection {

@@ -81,6 +81,14 @@ export const PLACES = new Set<string>();
     "vatican",
     "vatican city",
     "keeling",
+    "macao",
+    "macau",
+    "brunei darussalam",
+    "falkland islands",
+    "malvinas",
+    "sao tome",
+    "principe",
+    "sao tome and principe",
     "sint eustatius",
     "saba",
     "sint maarten",
@@ -129,6 +137,10 @@ export const STOP = new Set(
     "god lord allah jesus christ buddha bible quran koran torah church mosque temple synagogue heaven hell " +
     "mr mrs ms miss dr prof sir madam mme mlle herr frau " +
     "internet web email e-mail online app apps website phone iphone android windows linux mac macos ios google facebook " +
+    // Form labels in other languages ("Adresse:", "Indirizzo:", "Адрес:", "Cím:", "Telefon:").
+    "adresse anschrift indirizzo dirección direccion endereço endereco morada adres adresa adresas adrese adresi adresim cím osoite adress " +
+    "adressen adressi адрес адреса адресу телефон телефона telefon telefono teléfono téléphone telefone telefoon puhelin nombre nom nome " +
+    "naam namn navn imię jméno meno név имя фамилия ім'я прізвище correo courriel posta pošta почта " +
     "twitter instagram youtube tiktok amazon apple microsoft netflix spotify uber whatsapp linkedin reddit wikipedia " +
     "bot ai chatgpt gpt openai user assistant system admin customer client manager team support service account " +
     "street st avenue ave road rd boulevard blvd lane ln drive dr court ct square sq park place pl highway hwy " +
@@ -264,12 +276,13 @@ export const ORG_WORDS = new Set(
     "hotel hotels restaurant restaurants cafe café bar pub store stores shop mart market supermarket pharmacy bakery " +
     "brothers bros sons söhne fils hijos figli e.v. ev gbr stiftung verein universität université universidad università " +
     "hermanos gruppe groep groupe grupo gruppo bedrijf comércio comercio zonen associados asociados eireli ltda kft zrt sp " +
-    "museum gallery library center centre institute"
+    "museum gallery library center centre institute gruppen koncernen bolaget bt kkt nyrt kommanditbolag handelsbolag aktiebolag " +
+    "kommandittselskap interessentskab osakeyhtiö avoin"
   ).split(" "),
 );
 
 // Conjunctions in firm names ("Kuhic, Bahringer and Beer", "Huet et Laine", "Seigel, Grube und Martin").
-export const FIRM_CONJUNCTIONS = new Set(["and", "&", "und", "et", "e", "y", "en", "och", "og", "i", "és", "ve"]);
+export const FIRM_CONJUNCTIONS = new Set(["and", "&", "und", "et", "e", "y", "en", "och", "og", "i", "és", "ve", "un", "a", "ir", "ja"]);
 
 export const TITLES = new Set(
   (

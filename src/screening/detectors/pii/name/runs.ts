@@ -1,6 +1,7 @@
 // Runs of capitalised words, initials and inner particles: the candidates
 // for a name, and the checks that make a run a place or a street instead.
 import { STREET_SUFFIXES } from "../address.js";
+import { hasGluedType, isAfterType, isBeforeType } from "../address-words.js";
 import { hasCue } from "./cues.js";
 import { type Kind, kindOf, lexiconKind } from "./kinds.js";
 import { GIVEN, PLACE_PREFIXES, PLACES, STOP_NEVER_NAME, TITLES } from "./lexicons.js";
@@ -23,9 +24,20 @@ export function sentenceStart(text: string, start: number): boolean {
   let i = start - 1;
   while (
     i >= 0 &&
-    (text[i] === " " || text[i] === "\t" || text[i] === '"' || text[i] === "“" || text[i] === "'" || text[i] === "(" || text[i] === "*" || text[i] === "-")
+    (text[i] === " " ||
+      text[i] === "\t" ||
+      text[i] === '"' ||
+      text[i] === "“" ||
+      text[i] === "„" ||
+      text[i] === "«" ||
+      text[i] === "'" ||
+      text[i] === "(" ||
+      text[i] === "*" ||
+      text[i] === "-")
   )
     i--;
+  // "¿Cuántos ...?", "¡Hola!": Spanish opens a question or an exclamation.
+  if (text[i] === "¿" || text[i] === "¡") return true;
   if (i < 0) return true;
   const c = text[i];
   if (c === ".") {
@@ -141,6 +153,30 @@ export function findRuns(text: string, tokens: Token[]): { run: Run; index: numb
 export function isStreetName(text: string, run: Run, tokens: Token[], index: number): boolean {
   const lastIndex = run.tokens.length - 1;
   const last = run.tokens[lastIndex];
+  // "Hauptstraße", "Kalverstraat", "Cedervej": a street type glued to the name.
+  if (hasGluedType(last.raw)) return true;
+  // "Ojāra Vācieša iela", "Güven Yaka Sokak", "Bertalan utca": a street type after it; "rue de Rivoli",
+  // "Via Roma", "ul. Marszałkowska", "улица Полярная": one before it.
+  const after = /^ (\S+)/u.exec(text.slice(last.end, last.end + 24));
+  if (after && (isAfterType(after[1].replace(/[,;:!?)]+$/, "")) || isAfterType(after[1].replace(/[.,;:!?)]+$/, "")))) return true;
+  const beforeType = /(?:^|\s)(\S+) $/u.exec(text.slice(Math.max(0, run.tokens[0].start - 20), run.tokens[0].start));
+  if (beforeType && isBeforeType(beforeType[1])) return true;
+  // The type inside the run: "İsmet Paşa Caddesi", "Strada Verena", "Camino Cuauhtémoc".
+  // ("Virgil van Dijk", "Jan van der Laan" are people: a particle makes the last word a surname.)
+  if (run.tokens.length >= 2 && ((isAfterType(last.raw) && !run.kinds.includes("particle")) || isBeforeType(run.tokens[0].raw))) return true;
+  // "Svoradova 15,", "Vatrogasna 827", "Vodný vrch 8\n": a capitalised word (and lower-case ones) and a house number closing a line or a clause.
+  if (
+    /^(?: \p{Ll}+){0,2} \d{1,4}[a-zA-Z]?(?:\/\d{1,4})?(?:[,\n]|\s*$)/u.test(text.slice(last.end, last.end + 30)) &&
+    run.kinds.every((k) => k === "unknown" || k === "surname" || k === "particle")
+  )
+    return true;
+  // "10115 Berlin", "65 493 Stropkov", "\n1012 AB Amsterdam": a town after a postcode that starts a line or follows a comma.
+  if (
+    /(?:^|[,\n][ \t>]*)(?:\d{4,5}|\d{2,3} \d{2,3}|\d{2}-\d{3}|\d{4} [A-Z]{2}|[A-Z]{1,2}-\d{4,5}) $/.test(
+      text.slice(Math.max(0, run.tokens[0].start - 16), run.tokens[0].start),
+    )
+  )
+    return true;
   if (run.tokens.length >= 2 && STREET_SUFFIXES.has(last.key)) {
     const k = run.kinds[lastIndex];
     if (k !== "given" && k !== "surname") return true;

@@ -85,7 +85,7 @@ export async function startApp(config: Config, log: Logger = createLogger(config
   try {
     const repos = await openRepositories(db, config.retentionDays * 86_400);
     const modelsStarted = performance.now();
-    const detectorOptions = { promptAttackOnnx: config.promptAttackOnnx };
+    const detectorOptions = { promptAttackOnnx: config.promptAttackOnnx, moderationOnnx: config.moderationOnnx };
     await loadDetectors(detectorOptions);
     log.info({ ms: Math.round(performance.now() - modelsStarted), model_version: detectorsVersion() }, "detectors loaded");
     await bootstrap(repos.orgs, repos.keys, { dataDir: config.dataDir, platformKey: config.bootstrapPlatformKey, screeningKey: config.bootstrapScreeningKey }, log);

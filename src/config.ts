@@ -1,8 +1,16 @@
 // Service configuration: the only module that reads the environment
 // (docs/configuration.md). Everything else is handed what it needs.
+import { statSync } from "node:fs";
 import { availableParallelism } from "node:os";
 import path from "node:path";
-import type { OnnxPromptAttackOptions } from "./screening/detectors/learned/onnx-prompt-attack.js";
+import type { LevelThresholds } from "./screening/detectors/learned/levels.js";
+import {
+  MODERATION_CATEGORIES,
+  type Activation,
+  type ModerationCategory,
+  type OnnxModerationOptions,
+  type OnnxPromptAttackOptions,
+} from "./screening/detectors/learned/onnx-classifier.js";
 
 export interface Config {
   host: string;
@@ -31,6 +39,8 @@ export interface Config {
   workerThresholdChars: number;
   /** A bring-your-own ONNX prompt_attack model, when PARAPET_PROMPT_ATTACK_ONNX is set. */
   promptAttackOnnx?: OnnxPromptAttackOptions;
+  /** A bring-your-own ONNX moderation model, when PARAPET_MODERATION_ONNX is set. */
+  moderationOnnx?: OnnxModerationOptions;
   /** dev_info's source revision and its time, for deployments without a .git directory. */
   gitRevision?: string;
   gitTimestamp?: string;
@@ -67,6 +77,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     screeningWorkers: int(env, "PARAPET_SCREENING_WORKERS", Math.max(1, availableParallelism() - 1), 0, 64),
     workerThresholdChars: int(env, "PARAPET_WORKER_THRESHOLD_CHARS", 8000, 1, 100_000_000),
     promptAttackOnnx: promptAttackOnnxOf(env),
+    moderationOnnx: moderationOnnxOf(env),
     gitRevision: env.PARAPET_GIT_REVISION || undefined,
     gitTimestamp: env.PARAPET_GIT_TIMESTAMP || undefined,
   };
@@ -74,16 +85,91 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
 
 /** Options from PARAPET_PROMPT_ATTACK_ONNX / _TOKENIZER / _THRESHOLDS / _LABEL, or undefined when unset. */
 export function promptAttackOnnxOf(env: NodeJS.ProcessEnv): OnnxPromptAttackOptions | undefined {
-  const modelPath = env.PARAPET_PROMPT_ATTACK_ONNX;
-  if (!modelPath) return undefined;
-  const tokenizerPath = env.PARAPET_PROMPT_ATTACK_TOKENIZER;
-  if (!tokenizerPath) throw new Error("PARAPET_PROMPT_ATTACK_ONNX is set but PARAPET_PROMPT_ATTACK_TOKENIZER (vocab.txt or tokenizer.json) is not");
-  const o: OnnxPromptAttackOptions = { modelPath, tokenizerPath };
-  if (env.PARAPET_PROMPT_ATTACK_ONNX_THRESHOLDS) {
-    const t = env.PARAPET_PROMPT_ATTACK_ONNX_THRESHOLDS.split(",").map(Number);
-    if (t.length !== 4 || t.some((x) => !(x >= 0 && x <= 1))) throw new Error("PARAPET_PROMPT_ATTACK_ONNX_THRESHOLDS must be four numbers in [0, 1]: l1,l2,l3,l4");
-    o.thresholds = { l1_confident: t[0], l2_very_likely: t[1], l3_likely: t[2], l4_less_likely: t[3] };
+  const files = onnxFilesOf(env, "PARAPET_PROMPT_ATTACK_ONNX", "PARAPET_PROMPT_ATTACK_TOKENIZER", [
+    "PARAPET_PROMPT_ATTACK_ONNX_THRESHOLDS",
+    "PARAPET_PROMPT_ATTACK_ONNX_LABEL",
+  ]);
+  if (!files) return undefined;
+  const o: OnnxPromptAttackOptions = { ...files };
+  const thresholds = thresholdsOf(env, "PARAPET_PROMPT_ATTACK_ONNX_THRESHOLDS");
+  if (thresholds) o.thresholds = thresholds;
+  const label = env.PARAPET_PROMPT_ATTACK_ONNX_LABEL;
+  if (label) {
+    if (!/^\d+$/.test(label.trim())) throw new Error(`PARAPET_PROMPT_ATTACK_ONNX_LABEL must be an output index (an integer from 0), got '${label}'`);
+    o.attackLabel = Number(label);
   }
-  if (env.PARAPET_PROMPT_ATTACK_ONNX_LABEL) o.attackLabel = Number(env.PARAPET_PROMPT_ATTACK_ONNX_LABEL);
   return o;
+}
+
+/** Options from PARAPET_MODERATION_ONNX / _TOKENIZER / _ONNX_LABELS / _ONNX_THRESHOLDS / _ONNX_ACTIVATION, or undefined when unset. */
+export function moderationOnnxOf(env: NodeJS.ProcessEnv): OnnxModerationOptions | undefined {
+  const files = onnxFilesOf(env, "PARAPET_MODERATION_ONNX", "PARAPET_MODERATION_TOKENIZER", [
+    "PARAPET_MODERATION_ONNX_LABELS",
+    "PARAPET_MODERATION_ONNX_THRESHOLDS",
+    "PARAPET_MODERATION_ONNX_ACTIVATION",
+  ]);
+  if (!files) return undefined;
+  const raw = env.PARAPET_MODERATION_ONNX_LABELS;
+  if (!raw) throw new Error(`PARAPET_MODERATION_ONNX is set but PARAPET_MODERATION_ONNX_LABELS (which output is which category, e.g. "hate=0,sexual=1") is not`);
+  const o: OnnxModerationOptions = { ...files, labels: labelMapOf(raw) };
+  const thresholds = thresholdsOf(env, "PARAPET_MODERATION_ONNX_THRESHOLDS");
+  if (thresholds) o.thresholds = thresholds;
+  const activation = env.PARAPET_MODERATION_ONNX_ACTIVATION;
+  if (activation) {
+    if (activation !== "sigmoid" && activation !== "softmax") throw new Error(`PARAPET_MODERATION_ONNX_ACTIVATION must be sigmoid or softmax, got '${activation}'`);
+    o.activation = activation satisfies Activation;
+  }
+  return o;
+}
+
+/** The model and tokenizer paths, both existing files; undefined when the model is unset and so are its siblings. */
+function onnxFilesOf(env: NodeJS.ProcessEnv, model: string, tokenizer: string, siblings: string[]): { modelPath: string; tokenizerPath: string } | undefined {
+  const modelPath = env[model];
+  if (!modelPath) {
+    // A sibling without the model is a setting that would silently do nothing.
+    const orphan = [tokenizer, ...siblings].find((name) => env[name]);
+    if (orphan) throw new Error(`${orphan} is set but ${model} is not`);
+    return undefined;
+  }
+  const tokenizerPath = env[tokenizer];
+  if (!tokenizerPath) throw new Error(`${model} is set but ${tokenizer} (vocab.txt or tokenizer.json) is not`);
+  for (const [name, file] of [
+    [model, modelPath],
+    [tokenizer, tokenizerPath],
+  ]) {
+    if (!statSync(file, { throwIfNoEntry: false })?.isFile()) throw new Error(`${name}: no file at ${file}`);
+  }
+  return { modelPath, tokenizerPath };
+}
+
+function thresholdsOf(env: NodeJS.ProcessEnv, name: string): LevelThresholds | undefined {
+  const raw = env[name];
+  if (!raw) return undefined;
+  const parts = raw.split(",");
+  const t = parts.map((x) => (x.trim() === "" ? NaN : Number(x)));
+  // Levels are given from the most confident down: a lower l1 than l2 would leave l2 unreachable.
+  if (t.length !== 4 || t.some((x) => !(x >= 0 && x <= 1)) || t.some((x, i) => i > 0 && x > t[i - 1])) {
+    throw new Error(`${name} must be four non-increasing numbers in [0, 1]: l1,l2,l3,l4, got '${raw}'`);
+  }
+  return { l1_confident: t[0], l2_very_likely: t[1], l3_likely: t[2], l4_less_likely: t[3] };
+}
+
+/** "hate=0,sexual=1": the moderation model's output index of each category it scores. */
+function labelMapOf(raw: string): Partial<Record<ModerationCategory, number>> {
+  const name = "PARAPET_MODERATION_ONNX_LABELS";
+  const map: Partial<Record<ModerationCategory, number>> = {};
+  const byIndex = new Map<number, string>();
+  for (const entry of raw.split(",")) {
+    const m = /^\s*([^=\s]+)\s*=\s*(\d+)\s*$/.exec(entry);
+    if (!m) throw new Error(`${name}: '${entry.trim()}' is not category=index (e.g. "hate=0,sexual=1")`);
+    const category = m[1] as ModerationCategory;
+    const index = Number(m[2]);
+    if (!MODERATION_CATEGORIES.includes(category)) throw new Error(`${name}: unknown category '${m[1]}'; the categories are ${MODERATION_CATEGORIES.join(", ")}`);
+    if (map[category] !== undefined) throw new Error(`${name}: ${category} is given twice`);
+    const other = byIndex.get(index);
+    if (other) throw new Error(`${name}: index ${index} is given to both ${other} and ${category}`);
+    map[category] = index;
+    byIndex.set(index, category);
+  }
+  return map;
 }

@@ -17,6 +17,7 @@ export const CORPUS_FILES = {
   "multilingual.jsonl": "moderated_content training and evaluation: harmful prompts in ten languages",
   "multilingual_benign.jsonl": "negatives in nineteen languages for prompt_attack and moderated_content",
   "tool_payloads.jsonl": "tool_risk/payload positives",
+  "tool_agent.jsonl": "eval-agent: tool definitions with CRUD labels, agent tasks, attacker and normal tools (evaluation only)",
   "pii_templates.txt": "PII sentence templates for eval-exact",
   "profanity_en.csv": "profanity terms for eval-exact",
 } as const;

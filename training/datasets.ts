@@ -5,6 +5,7 @@
 // rebuild the same splits.
 import { createHash } from "node:crypto";
 import { LEARNED_CORPUS_FILES, readCorpus, readJsonl } from "./corpora.js";
+import { generateMultilingualPromptData } from "./generators/multilingual.js";
 import { generatePromptData } from "./generators/prompts.js";
 import { CATEGORIES, generateModerationData, generateModerationGrammar, type Category } from "./generators/moderation.js";
 import {
@@ -24,7 +25,7 @@ import { nearDuplicateKey, splitOf, type Split } from "./split.js";
 
 export const SEED = 20261122;
 /** Bumped when a generator changes, so the fingerprint says the training data changed. */
-export const GENERATOR_VERSION = 9;
+export const GENERATOR_VERSION = 10;
 
 export interface TextExample {
   text: string;
@@ -147,7 +148,7 @@ export function promptAttackData(seed = SEED): TextExample[] {
         kind: "casual",
       };
     });
-  const generated = generatePromptData(rng(seed)).map((g) => ({
+  const generated = [...generatePromptData(rng(seed)), ...generateMultilingualPromptData(rng(seed + 11))].map((g) => ({
     text: g.text,
     label: g.label,
     split: splitOf(g.group),

@@ -20,6 +20,7 @@ import type { Manifest, ModelSpec, RuleLevels } from "../src/screening/detectors
 import { familyHits, payloadMarkers } from "../src/screening/detectors/learned/payload.js";
 import { argValues, nameWords } from "../src/screening/detectors/learned/tool-calls.js";
 import { calibrate, type CalibrationOptions } from "./calibrate.js";
+import { buildCharLm } from "./char-lm.js";
 import { LEARNED_CORPUS_FILES, requireCorpora } from "./corpora.js";
 import { crudData, destinationData, deviationData, payloadData, SEED, sourceData, trainingFingerprint } from "./datasets.js";
 import { inTraining } from "./folds.js";
@@ -85,6 +86,8 @@ function calibrateRules(rows: { signatures: string[]; label: number }[], minSupp
 
 const started = performance.now();
 mkdirSync(outDir, { recursive: true });
+// First: the text features below read the character model (obfuscation views), and must read the one shipped with them.
+buildCharLm(outDir);
 log(`training with seed ${SEED}, feature version ${FEATURE_VERSION}`);
 
 // ---- prompt_attack and moderated_content: trained on every source family but

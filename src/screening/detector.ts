@@ -36,6 +36,12 @@ export const nothing: Detection = { level: "no_level", spans: [] };
 /** What every detector may look at besides its own part: the whole conversation. */
 export interface ScreeningContext {
   parts: Part[];
+  /**
+   * The system and developer messages' contents, in order: the application's
+   * own instructions, which say what the agent is for. Context only: they are
+   * not parts, so no detector screens them.
+   */
+  instructions?: readonly string[];
 }
 
 /** Screens one part's normalized text with the policy's settings for this detector. */

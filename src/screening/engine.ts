@@ -2,9 +2,9 @@
 // (docs/decisions.md). Detectors run independently on normalized text; the
 // engine owns thresholds, override precedence (allow > deny > detectors) and
 // span mapping. It does no I/O: callers load the policy and guardrails first.
-import { nothing, type DetectFn, type Detection } from "./detector.js";
+import { nothing, type DetectFn, type Detection, type ScreeningContext } from "./detector.js";
 import { normalizeText, sliceCodePoints, type NormalizedText } from "./normalize.js";
-import type { Part } from "./parts.js";
+import { instructionsOf, type Part } from "./parts.js";
 import { findAll, type CompiledPattern } from "./patterns.js";
 import { CUSTOM_GUARDRAIL, detectFnOf } from "./registry.js";
 import { atOrOver, type DetectorSettings, type Level, type Location, type Threshold } from "./vocabulary.js";
@@ -85,7 +85,7 @@ function mapSpans(n: NormalizedText, d: Detection, threshold: string, extraLabel
 }
 
 export function screen(policy: ScreeningPolicy, guardrails: ActiveGuardrail[], parts: Part[], lookup: DetectorLookup = detectFnOf): Screening {
-  const context = { parts };
+  const context: ScreeningContext = { parts, instructions: instructionsOf(parts) };
   const outcomes: Outcome[] = [];
   for (const part of parts) {
     const normalized = normalizeText(part.text);

@@ -14,6 +14,13 @@ export interface Part {
   text: string;
   /** Function name, for tool calls and tool definitions. */
   toolName?: string;
+  /**
+   * The request's system and developer message contents, in order; the same
+   * array on every part of a request, so it survives the trip to a screening
+   * worker with the parts. The engine passes it to detectors as
+   * `ScreeningContext.instructions`; it is never screened.
+   */
+  instructions?: readonly string[];
 }
 
 function toolDefinitionText(t: ToolDefinition): string {
@@ -24,6 +31,7 @@ function toolDefinitionText(t: ToolDefinition): string {
 
 export function partsOf(messages: Message[], tools: ToolDefinition[]): Part[] {
   const parts: Part[] = [];
+  const instructions = messages.filter((m) => m.role === "system" || m.role === "developer").map((m) => m.content ?? "");
   messages.forEach((m, i) => {
     const content = m.content ?? "";
     switch (m.role) {
@@ -46,11 +54,18 @@ export function partsOf(messages: Message[], tools: ToolDefinition[]): Part[] {
         parts.push({ location: "tool::content", messageId: i, text: content, toolName: m.name });
         break;
       default:
-        break; // system, developer: context only
+        break; // system, developer: context only (Part.instructions)
     }
   });
   tools.forEach((t, k) => {
     parts.push({ location: "tool_definition::content", toolId: k, text: toolDefinitionText(t), toolName: t.function?.name ?? "" });
   });
+  if (instructions.length) for (const p of parts) p.instructions = instructions;
   return parts;
+}
+
+/** The system and developer instructions the parts of one request carry (empty when it had none). */
+export function instructionsOf(parts: readonly Part[]): readonly string[] {
+  for (const p of parts) if (p.instructions) return p.instructions;
+  return [];
 }

@@ -22,8 +22,8 @@ import { create, read, remove, update } from "./detectors/learned/tool-actions.j
 import { toolPayload } from "./detectors/learned/tool-payload.js";
 import { untrustedDestination } from "./detectors/learned/untrusted-destination.js";
 import { untrustedSource } from "./detectors/learned/untrusted-source.js";
-import { loadModels, loadOnnxPromptAttack, modelVersion, prepare } from "./detectors/learned/models.js";
-import type { OnnxPromptAttackOptions } from "./detectors/learned/onnx-prompt-attack.js";
+import { loadModels, loadOnnxModeration, loadOnnxPromptAttack, modelVersion, prepare } from "./detectors/learned/models.js";
+import type { OnnxModerationOptions, OnnxPromptAttackOptions } from "./detectors/learned/onnx-classifier.js";
 import type { Part } from "./parts.js";
 import type { FamilyCounter, LogFamily } from "./vocabulary.js";
 
@@ -94,12 +94,15 @@ export function reportsPayload(type: string): boolean {
 export interface DetectorOptions {
   /** A bring-your-own ONNX model that replaces the built-in prompt_attack scores. */
   promptAttackOnnx?: OnnxPromptAttackOptions;
+  /** A bring-your-own ONNX model that replaces the built-in heads of the moderated_content/* categories it maps. */
+  moderationOnnx?: OnnxModerationOptions;
 }
 
-/** Loads the shipped models, and the ONNX model when one is configured, at start-up rather than on the first request. */
+/** Loads the shipped models, and the ONNX models that are configured, at start-up rather than on the first request. */
 export async function loadDetectors(options: DetectorOptions = {}): Promise<void> {
   loadModels();
   if (options.promptAttackOnnx) await loadOnnxPromptAttack(options.promptAttackOnnx);
+  if (options.moderationOnnx) await loadOnnxModeration(options.moderationOnnx);
 }
 
 /** Asynchronous work some detectors need before the synchronous engine runs (ONNX inference). */

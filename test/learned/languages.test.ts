@@ -20,7 +20,9 @@ describe("language evidence", () => {
   it("an uncovered language gets l5_unlikely and a note, never a flag", () => {
     const german = "Der Vertrag wurde gestern unterschrieben, und morgen beginnt das neue Projekt in Hamburg.";
     expect(moderationLanguages).not.toContain("de");
-    for (const type of ["moderated_content/hate", "moderated_content/violence", "prompt_attack"]) {
+    // prompt_attack has German evidence (generated attacks and everyday requests in nineteen languages).
+    expect(promptAttackLanguages).toEqual(expect.arrayContaining(["de", "zh", "ja", "ru", "fr"]));
+    for (const type of ["moderated_content/hate", "moderated_content/violence"]) {
       const d = run(type, user(german));
       expect(d, type).toEqual({ level: "l5_unlikely", spans: [], note: "not scored: no training evidence for language 'de'" });
     }

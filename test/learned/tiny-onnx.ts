@@ -1,7 +1,8 @@
-// Builds a tiny ONNX text classifier for the bring-your-own-model test
-// (ONNX): ModelProto bytes written by hand (protobuf wire format),
+// Builds tiny ONNX text classifiers for the bring-your-own-model tests:
+// ModelProto bytes written by hand (protobuf wire format),
 // graph = Gather(embedding, input_ids) -> ReduceMean over the sequence ->
-// logits [1, 2]. Tokens in `attackTokens` push the "attack" logit up.
+// logits [1, outputs]. Each logit is the mean over the tokens of a weight the
+// test chooses per (token, output), so a test can work out the scores.
 
 function varint(n: number | bigint): number[] {
   let v = BigInt(n);
@@ -29,32 +30,62 @@ function tensorType(elemType: number, dims: (number | string)[]): number[] {
 
 const valueInfo = (field: number, name: string, elemType: number, dims: (number | string)[]) => msg(field, [...str(1, name), ...msg(2, tensorType(elemType, dims))]);
 
+/** Two classes; tokens in `attackTokens` push the "attack" logit (index 1) up. */
 export function tinyClassifier(vocab: string[], attackTokens: string[]): Uint8Array {
+  return tinyModel(vocab, 2, (t, o) => (attackTokens.includes(t) ? (o === 1 ? 8 : 0) : o === 0 ? 1 : 0));
+}
+
+/**
+ * One output per entry of `labels`: a token listed for an output weighs
+ * `hit` there, every other (token, output) weighs `miss`.
+ */
+export function tinyMultiLabel(vocab: string[], labels: string[][], hit = 6, miss = -3): Uint8Array {
+  return tinyModel(vocab, labels.length, (t, o) => (labels[o].includes(t) ? hit : miss));
+}
+
+export interface TinyModelShape {
+  /** Name of the token id input (default input_ids). */
+  input?: string;
+  /** Name of the output (default logits). */
+  output?: string;
+  /** Leave out the ReduceMean: one row of logits per token, as a token classifier has. */
+  perToken?: boolean;
+}
+
+export function tinyModel(vocab: string[], outputs: number, weight: (token: string, output: number) => number, shape: TinyModelShape = {}): Uint8Array {
   const FLOAT = 1;
   const INT64 = 7;
-  const emb = new Float32Array(vocab.length * 2);
+  const input = shape.input ?? "input_ids";
+  const output = shape.output ?? "logits";
+  const emb = new Float32Array(vocab.length * outputs);
   vocab.forEach((t, i) => {
-    if (attackTokens.includes(t)) emb[i * 2 + 1] = 8;
-    else emb[i * 2] = 1;
+    for (let o = 0; o < outputs; o++) emb[i * outputs + o] = weight(t, o);
   });
-  const initializer = msg(5, [...int(1, vocab.length), ...int(1, 2), ...int(2, FLOAT), ...str(8, "embedding"), ...bytes(9, new Uint8Array(emb.buffer))]);
+  const initializer = msg(5, [...int(1, vocab.length), ...int(1, outputs), ...int(2, FLOAT), ...str(8, "embedding"), ...bytes(9, new Uint8Array(emb.buffer))]);
   const gather = msg(1, [
     ...str(1, "embedding"),
-    ...str(1, "input_ids"),
-    ...str(2, "emb"),
+    ...str(1, input),
+    ...str(2, shape.perToken ? output : "emb"),
     ...str(3, "gather"),
     ...str(4, "Gather"),
     ...msg(5, [...str(1, "axis"), ...int(3, 0), ...int(20, 2)]),
   ]);
   const mean = msg(1, [
     ...str(1, "emb"),
-    ...str(2, "logits"),
+    ...str(2, output),
     ...str(3, "mean"),
     ...str(4, "ReduceMean"),
     ...msg(5, [...str(1, "axes"), ...int(8, 1), ...int(20, 7)]),
     ...msg(5, [...str(1, "keepdims"), ...int(3, 0), ...int(20, 2)]),
   ]);
-  const graph = [...gather, ...mean, ...str(2, "tiny"), ...initializer, ...valueInfo(11, "input_ids", INT64, [1, "sequence"]), ...valueInfo(12, "logits", FLOAT, [1, 2])];
+  const graph = [
+    ...gather,
+    ...(shape.perToken ? [] : mean),
+    ...str(2, "tiny"),
+    ...initializer,
+    ...valueInfo(11, input, INT64, [1, "sequence"]),
+    ...valueInfo(12, output, FLOAT, shape.perToken ? [1, "sequence", outputs] : [1, outputs]),
+  ];
   const model = [...int(1, 7), ...str(2, "parapet-test"), ...msg(7, graph), ...msg(8, [...str(1, ""), ...int(2, 13)])];
   return Uint8Array.from(model);
 }

@@ -61,6 +61,8 @@ describe("tool_risk/payload", () => {
     { command: "git log --oneline -n 5" },
     { body: "Hi Jo, the report is ready. Let's meet at 3pm; bring the slides." },
     { code: "def mean(xs):\n    return sum(xs) / len(xs)" },
+    { id: "doc-1" },
+    { amount: 100, to_account: "123-456" },
   ];
   for (const args of clean) {
     it(`does not flag ${JSON.stringify(args).slice(0, 60)}`, () => {
@@ -129,5 +131,6 @@ describe("dangerous_deviation", () => {
   });
   it("does not flag reads", () => {
     expect(scenario("Summarize my inbox", "list_emails", { folder: "inbox" }).level).toBe("l5_unlikely");
+    expect(scenario("Help me with my account", "GmailReadEmail", { email_id: "e1" }).level).toBe("l5_unlikely");
   });
 });

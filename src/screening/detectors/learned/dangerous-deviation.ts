@@ -1,12 +1,14 @@
 // dangerous_deviation: a tool call whose action (send, delete, pay, grant...)
-// the user's request did not ask for. Compares the call's action classes with
-// the latest user request in the conversation; the manifest gives each
+// neither the user's request nor the application's instructions asked for.
+// Compares the call's action classes (from its name, arguments and, when the
+// name is ambiguous, its definition's description) with the user's messages
+// before it and the system/developer instructions; the manifest gives each
 // mismatch signature its level.
 import { defineDetector, nothing } from "../../detector.js";
 import { strongest } from "../../vocabulary.js";
 import { actionClasses, deviationSignatures, requestOf } from "./deviation.js";
 import { models, ruleLevel } from "./models.js";
-import { userRequest } from "./tool-calls.js";
+import { definitionOf, userRequest } from "./tool-calls.js";
 
 export const dangerousDeviation = defineDetector({
   type: "dangerous_deviation",
@@ -16,8 +18,8 @@ export const dangerousDeviation = defineDetector({
     if (part.location !== "assistant::tool_call") return nothing;
     const asked = userRequest(part, context);
     if (asked.length === 0) return nothing; // nothing to compare with
-    const classes = actionClasses(part.toolName ?? "", text);
-    const signatures = deviationSignatures(classes, requestOf(asked));
+    const classes = actionClasses(part.toolName ?? "", text, definitionOf(part.toolName, context));
+    const signatures = deviationSignatures(classes, requestOf(asked, context.instructions));
     if (signatures.length === 0) return { level: "l5_unlikely", spans: [] };
     const table = models().manifest.rules.dangerous_deviation;
     const best = strongest(["l5_unlikely", ...signatures.map((s) => ruleLevel(table, s))]);

@@ -3,6 +3,9 @@
 // training data never used (strangle, tabun) still moves its category's head.
 // Whether the text is harmful is left to the model, which also sees the
 // framing (first person, "how do I", news, care): the words alone are topic.
+import { attackCueTokens } from "./attack-cues.js";
+import { multilingualCategoryTokens } from "./category-words-multilingual.js";
+
 const WORDS: Record<string, string> = {
   violence:
     "kill killing killed murder murdering stab stabbing stabbed shoot shooting strangle strangling choke choking beat beating punch punching kick " +
@@ -12,21 +15,21 @@ const WORDS: Record<string, string> = {
   weapons:
     "gun guns rifle pistol handgun shotgun firearm firearms ammo ammunition bullet bullets silencer suppressor ar-15 ak-47 glock bomb bombs explosive " +
     "explosives detonator ied grenade landmine napalm thermite molotov dynamite tnt c4 semtex fertilizer sarin vx ricin anthrax mustard chlorine phosgene " +
-    "tabun nerve agent bioweapon toxin botulinum plutonium uranium enriched dirty radiological weapon weapons weaponize weaponise full-auto untraceable ghost " +
+    "tabun bioweapon toxin botulinum plutonium uranium radiological weapon weapons weaponize weaponise full-auto untraceable " +
     "receiver serial caliber",
   self_harm:
-    "suicide suicidal kill myself end my life overdose od cut cutting self-harm selfharm harm wrists slit hang hanging noose jump bridge pills " +
-    "starve starving purge purging anorexia bulimia pro-ana thinspo die dying worthless hopeless painless razor blade burn scars",
+    "suicide suicidal overdose cutting self-harm selfharm wrists noose pills " +
+    "starve starving purging anorexia bulimia pro-ana thinspo dying worthless hopeless painless razor scars",
   sexual:
     "sex sexual sexy nude nudes naked porn porno pornographic erotic explicit orgasm masturbate masturbation oral blowjob genitals penis vagina " +
-    "breasts boobs tits dick cock pussy fuck fucking horny kinky bdsm threesome sexting undress strip nsfw xxx cum aroused intercourse",
+    "breasts boobs tits dick cock pussy fuck fucking horny kinky bdsm threesome sexting undress nsfw xxx aroused intercourse",
   hate:
     "subhuman vermin inferior exterminate extermination cockroaches parasites savages filth degenerate race racial racist slur immigrants " +
-    "muslims jews blacks gays trans lesbians refugees arabs mexicans asians go back deport ban genocide supremacy nazi",
+    "muslims jews blacks gays trans lesbians refugees arabs mexicans asians deport genocide supremacy nazi",
   crime:
     "steal stealing stole theft rob robbery burglary burglar shoplift shoplifting launder laundering fraud scam scamming phishing counterfeit " +
     "forge forgery smuggle smuggling traffic trafficking drugs meth heroin fentanyl cocaine crack dealer extort extortion blackmail bribe bribery " +
-    "hack hacking ransomware embezzle evade evasion illegal illegally police caught evidence fake id pickpocket carjack kidnap stalk",
+    "hack hacking ransomware embezzle evade evasion illegal illegally pickpocket carjack kidnap stalk",
 };
 
 const LEXICON = new Map<string, string[]>();
@@ -47,11 +50,13 @@ function stem(w: string): string[] {
   return out;
 }
 
-/** Marker tokens ("xxlex_violence", ...) for the category words of a folded text. */
+/** Marker tokens for the category words ("xxlex_violence", ...) and the attack cues ("xxcue_override", ...) of a folded text. */
 export function lexiconTokens(folded: string): string[] {
-  const out: string[] = [];
-  const re = /[a-z][a-z0-9-]*/g;
+  const out: string[] = [...attackCueTokens(folded), ...multilingualCategoryTokens(folded)];
+  // Whole words only: "cut" in Romanian "făcut" or "stab" in German "Maßstab" is no English word.
+  const re = /[\p{L}\d][\p{L}\d-]*/gu;
   for (let m = re.exec(folded); m; m = re.exec(folded)) {
+    if (!/^[a-z0-9-]+$/.test(m[0])) continue;
     for (const s of stem(m[0])) {
       const cats = LEXICON.get(s);
       if (cats) {

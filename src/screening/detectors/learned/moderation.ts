@@ -1,12 +1,15 @@
 // moderated_content/* other than profanity (an exact lexicon detector): six
 // heads of one linear model over the same text features, so the six detectors
-// of a part hash the text once (text-scoring.ts caches the features).
+// of a part hash the text once (text-scoring.ts caches the features). A
+// bring-your-own ONNX model replaces the heads of the categories its label
+// map names.
 import { defineDetector, nothing, type DetectorDefinition } from "../../detector.js";
 import { withoutEvidence } from "./language-gate.js";
-import { models } from "./models.js";
+import { models, onnxDetection } from "./models.js";
+import type { ModerationCategory } from "./onnx-classifier.js";
 import { cachedFeatures, scoreModel, textDetection } from "./text-scoring.js";
 
-function moderation(category: string): DetectorDefinition {
+function moderation(category: ModerationCategory): DetectorDefinition {
   return defineDetector({
     type: `moderated_content/${category}`,
     meaningful: ["user::content", "assistant::content"],
@@ -14,6 +17,8 @@ function moderation(category: string): DetectorDefinition {
     counter: "moderation_flagged",
     detect(text) {
       if (!text.trim()) return nothing;
+      const onnx = onnxDetection("moderation", category, text);
+      if (onnx) return onnx;
       const m = models().moderation;
       const unscored = withoutEvidence(m, text);
       if (unscored) return unscored;

@@ -5,8 +5,7 @@
 import { defineDetector, nothing } from "../../detector.js";
 import { isAllowedTool } from "./allowed-tools.js";
 import { withoutEvidence } from "./language-gate.js";
-import { levelOf } from "./levels.js";
-import { models, onnxScoreOf, PROMPT_ATTACK_LOCATIONS } from "./models.js";
+import { models, onnxDetection, PROMPT_ATTACK_LOCATIONS } from "./models.js";
 import { cachedFeatures, scoreModel, textDetection } from "./text-scoring.js";
 
 export const promptAttack = defineDetector({
@@ -19,11 +18,8 @@ export const promptAttack = defineDetector({
   detect(text, part, settings) {
     if (!text.trim()) return nothing;
     if (part.location === "tool_definition::content" && isAllowedTool(settings, part.toolName, text)) return nothing;
-    const onnx = onnxScoreOf(text);
-    if (onnx) {
-      const level = levelOf(onnx.score, onnx.thresholds);
-      return { level, spans: level === "l5_unlikely" ? [] : [{ start: 0, end: text.length, level }] };
-    }
+    const onnx = onnxDetection("prompt_attack", "prompt_attack", text);
+    if (onnx) return onnx;
     const m = models().promptAttack;
     const unscored = withoutEvidence(m, text);
     if (unscored) return unscored;

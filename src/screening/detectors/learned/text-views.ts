@@ -1,45 +1,66 @@
 // Obfuscation handling shared by the learned detectors:
 // homoglyph folding, invisible Unicode tag characters decoded to ASCII,
-// base64 / hex blobs decoded, leetspeak de-substituted. Each decoded view is
-// appended to the text the model reads, behind a marker token, so one linear
-// model sees both the surface form (gibberish, markers) and what it hides.
-// All scanners are single passes or regexes without nested quantifiers.
+// base64 / hex blobs, URL-encoding and ROT13 decoded, leetspeak
+// de-substituted, optimised "token soup" suffixes marked. Each decoded view
+// is appended to the text the model reads, behind a marker token, so one
+// linear model sees both the surface form (gibberish, markers) and what it
+// hides. All scanners are single passes or regexes without nested or
+// overlapping quantifiers: a hostile 200k-character input costs milliseconds.
+// docs/obfuscation.md.
 import { LEET } from "../leet.js";
+import { charLm, gibberishSuffix, isolatedCost, QUANT } from "./char-lm.js";
 
 /** Cyrillic and Greek letters that render like Latin ones (NFKC keeps them apart). */
 const HOMOGLYPH_PAIRS =
   "аaбbвbгrдdеeёeззиuйuкkлnмmнhоoпnрpсcтtуyффхxччшшщщъъыыьbэээюююяяіiїiјjѕsԁdɡgһhԛqԝwαaβbγyδdεeζzηnθoιiκkλλμuνvοoπnρpσoτtυuφφχxψψωw" +
   "АaВbЕeЁeКkМmНhОoРpСcТtХxУyІiЈjЅsΑaΒbΕeΖzΗhΙiΚkΜmΝnΟoΡpΤtΥyΧx";
 
+/**
+ * Lookalikes NFKC leaves alone in other blocks: Latin small capitals and IPA
+ * letters ("ꜱʏꜱᴛᴇᴍ ᴘʀᴏᴍᴘᴛ"), Armenian, Cherokee (whose capitals lower-case
+ * into a block of their own, so both forms are listed).
+ */
+const MORE_PAIRS = "ıiȷjɑaɢgɩiɪiɴnʀrʏyʙbʜhʟl" + "ᴀaᴄcᴅdᴇeᴊjᴋkᴍmᴏoᴘpᴛtᴜuᴠvᴡwᴢzꜰfꜱs" + "օoսuոnհhզqցgաwյj" + "ᎠdᎡrᎢtᎥiᎩyᎪaᎫjᎬeᎳwᎷmᎻhᏀgᏂhᏃzᏏbᏔwᏙvᏚsᏞlᏟcᏢpᏦkᏴb";
+
 const FOLD = new Uint16Array(0x0600);
 for (let i = 0; i < FOLD.length; i++) FOLD[i] = i;
-for (let i = 0; i + 1 < HOMOGLYPH_PAIRS.length; i += 2) {
-  const from = HOMOGLYPH_PAIRS.charCodeAt(i);
-  const to = HOMOGLYPH_PAIRS.charCodeAt(i + 1);
-  if (to < 128) FOLD[from] = to;
+/** Folds above U+0600, looked up only inside the few ranges they come from. */
+const FOLD_HIGH = new Map<number, number>();
+for (const pairs of [HOMOGLYPH_PAIRS, MORE_PAIRS])
+  for (let i = 0; i + 1 < pairs.length; i += 2) {
+    const from = pairs.charCodeAt(i);
+    const to = pairs.charCodeAt(i + 1);
+    if (to >= 128) continue;
+    for (const c of new Set([from, pairs[i].toLowerCase().charCodeAt(0)])) {
+      if (c < FOLD.length) FOLD[c] = to;
+      else FOLD_HIGH.set(c, to);
+    }
+  }
+
+function foldCode(c: number): number {
+  if (c < 0x600) return FOLD[c];
+  if ((c >= 0x13a0 && c < 0x1400) || (c >= 0x1d00 && c < 0x1d30) || (c >= 0xa730 && c < 0xa732) || (c >= 0xab70 && c < 0xabc0)) return FOLD_HIGH.get(c) ?? c;
+  return c;
 }
 
 /**
  * Lower-cases and folds homoglyphs to Latin. Length-preserving (UTF-16 units),
  * so offsets into the result are offsets into the input.
  */
-function foldText(text: string): string {
+export function foldText(text: string): string {
   const lower = text.toLowerCase();
   if (lower.length !== text.length) return foldSameLength(text);
   let needs = false;
   for (let i = 0; i < lower.length; i++) {
     const c = lower.charCodeAt(i);
-    if (c >= 0x370 && c < 0x600 && FOLD[c] !== c) {
+    if (c >= 0x100 && foldCode(c) !== c) {
       needs = true;
       break;
     }
   }
   if (!needs) return lower;
   const codes = new Array<number>(lower.length);
-  for (let i = 0; i < lower.length; i++) {
-    const c = lower.charCodeAt(i);
-    codes[i] = c < 0x600 ? FOLD[c] : c;
-  }
+  for (let i = 0; i < lower.length; i++) codes[i] = foldCode(lower.charCodeAt(i));
   return fromCodes(codes);
 }
 
@@ -48,8 +69,7 @@ function foldSameLength(text: string): string {
   const codes = new Array<number>(text.length);
   for (let i = 0; i < text.length; i++) {
     const ch = text[i].toLowerCase();
-    const c = ch.length === 1 ? ch.charCodeAt(0) : text.charCodeAt(i);
-    codes[i] = c < 0x600 ? FOLD[c] : c;
+    codes[i] = foldCode(ch.length === 1 ? ch.charCodeAt(0) : text.charCodeAt(i));
   }
   return fromCodes(codes);
 }
@@ -152,25 +172,205 @@ function decodeBlobs(text: string, max = 8): DecodedBlob[] {
   return out;
 }
 
-const LEET_WORD = /[a-z0-9@$!|+€]*[a-z][a-z0-9@$!|+€]*/g;
+// One character class, then a separate letter test: "class* letter class*" backtracks quadratically on a long run without letters.
+const LEET_WORD = /[a-z0-9@$!|+€]+/g;
+const HAS_LETTER = /[a-z]/;
+const LEET_CHAR = /[0-9@$!|+€]/;
+/** Digits before a short suffix or after letters: sizes, ordinals, codecs ("10px", "2nd", "h264"). */
+const WEAK_LEET = /^[0-9]+[a-z]{1,3}$|^[a-z]+[0-9]+$/;
+/** "+" as the only substitute is a form-encoded space ("ignore+all+previous"), not a "t". */
+const ONLY_PLUS = /^[a-z+]+$/;
+/** Hashes, ids and hex literals ("a1b2c3d4", "0x7fffabcd"); short hex words stay leet ("b33f"). */
+const HEX_ID = /^(?:0x)?[0-9a-f]{8,}$/;
+
+/** Not leet: too short, no substitute or no letter, an escape's digits ("%20file"), "+" joining words, a hex id. */
+function notLeet(w: string, offset: number, folded: string): boolean {
+  return w.length < 3 || !LEET_CHAR.test(w) || !HAS_LETTER.test(w) || folded.charCodeAt(offset - 1) === 37 || ONLY_PLUS.test(w) || HEX_ID.test(w);
+}
 
 /**
  * De-substituted text when at least two words mix letters with leet digits or
  * symbols ("1gn0r3 4ll"), otherwise null. Works on folded (lower-case) text.
+ * Once two words are clearly leet, the weak ones ("4ll") are undone too.
  */
 function deLeet(folded: string): string | null {
   let hits = 0;
   LEET_WORD.lastIndex = 0;
-  const out = folded.replace(LEET_WORD, (w) => {
-    if (w.length < 3 || !/[0-9@$!|+€]/.test(w)) return w;
-    if (/^[0-9]+[a-z]{1,3}$/.test(w) || /^[a-z]+[0-9]+$/.test(w)) return w; // 10px, 2nd, utf8, h264
-    hits++;
+  for (let m = LEET_WORD.exec(folded); m && hits < 2; m = LEET_WORD.exec(folded)) {
+    if (!notLeet(m[0], m.index, folded) && !WEAK_LEET.test(m[0])) hits++;
+  }
+  if (hits < 2) return null;
+  return folded.replace(LEET_WORD, (w: string, offset: number) => {
+    if (notLeet(w, offset, folded)) return w;
     let r = "";
     for (const ch of w) r += LEET[ch] ?? ch;
     return r;
   });
-  return hits >= 2 ? out : null;
 }
+
+// ---- URL-encoding ----
+
+/** Characters a URL or a form-encoded value is made of; one class, so a run is found in one pass. */
+const URL_CHAR = /[A-Za-z0-9%+._~!*'()\-/:?=&#@;,$[\]]/;
+const isUrlChar = (c: number) => c < 128 && URL_TABLE[c] === 1;
+const URL_TABLE = new Uint8Array(128).map((_, c) => (URL_CHAR.test(String.fromCharCode(c)) ? 1 : 0));
+const hexVal = (c: number) => (c >= 48 && c <= 57 ? c - 48 : (c | 0x20) >= 97 && (c | 0x20) <= 102 ? (c | 0x20) - 87 : -1);
+
+/**
+ * Ordinary URLs carry a few escapes (a space in a file name) and are left
+ * alone; a run that is not a URL and has two, or a URL with this many, is
+ * decoded.
+ */
+const URL_ESCAPES = 6;
+const MAX_RUN = 4096;
+
+export interface Decoded {
+  start: number;
+  end: number;
+  decoded: string;
+}
+
+/** Letters and spaces like prose, in any script (a decoded value may be UTF-8 of any language). */
+function looksLikeWords(s: string): boolean {
+  if (s.length < 6) return false;
+  let letters = 0;
+  let spaces = 0;
+  let control = 0;
+  for (let i = 0; i < s.length; i++) {
+    const c = s.charCodeAt(i);
+    if (c === 32) spaces++;
+    else if (((c | 0x20) >= 97 && (c | 0x20) <= 122) || (c >= 0xc0 && c !== 0xfffd)) letters++;
+    else if (c < 32 || c === 0xfffd) control++;
+  }
+  return spaces >= 1 && letters / s.length > 0.55 && control / s.length < 0.05;
+}
+
+/** Percent-encoded runs that decode to words ("ignore%20previous%20instructions"). At most `max` (bounded work). */
+function decodeUrlRuns(text: string, max = 8): Decoded[] {
+  const out: Decoded[] = [];
+  let from = 0;
+  for (let p = text.indexOf("%"); p >= 0 && out.length < max; p = text.indexOf("%", from)) {
+    let start = p;
+    while (start > from && isUrlChar(text.charCodeAt(start - 1))) start--;
+    let end = p + 1;
+    while (end < text.length && isUrlChar(text.charCodeAt(end))) end++;
+    from = end;
+    if (end - start > MAX_RUN) continue;
+    const bytes: number[] = [];
+    let escapes = 0;
+    let plus = 0;
+    for (let i = start; i < end; i++) {
+      const c = text.charCodeAt(i);
+      const hi = c === 37 && i + 2 < end ? hexVal(text.charCodeAt(i + 1)) : -1;
+      const lo = hi >= 0 ? hexVal(text.charCodeAt(i + 2)) : -1;
+      if (lo >= 0) {
+        bytes.push(hi * 16 + lo);
+        escapes++;
+        i += 2;
+      } else if (c === 43) {
+        bytes.push(32);
+        plus++;
+      } else bytes.push(c);
+    }
+    const run = text.slice(start, end);
+    const url = /:\/\/|^www\.|[/?=&]/.test(run);
+    // In a run that has escapes, "+" is a form-encoded space and counts as one.
+    const encoded = escapes > 0 ? escapes + plus : 0;
+    if (encoded < 2 || (url && encoded < URL_ESCAPES)) continue;
+    const decoded = Buffer.from(bytes).toString("utf8");
+    if (looksLikeWords(decoded)) out.push({ start, end, decoded });
+  }
+  return out;
+}
+
+// ---- ROT13 ----
+
+const ROT_WORD = /[A-Za-z]+/g;
+/** A word whose ROT13 is this many bits per character cheaper (character model) reads better decoded... */
+const ROT_BETTER = 0.75;
+/** ...and one this much dearer reads better as written: it ends a run. */
+const ROT_WORSE = -0.25;
+/** A run needs this many better-decoded words... */
+const ROT_MIN_WORDS = 3;
+/** ...making this share of its words... */
+const ROT_SHARE = 0.6;
+/** ...and, decoded, must read like language (mean bits per character). */
+const ROT_MAX_BITS = 3.6;
+/** A word this cheap as written (bits per character) is taken as written. */
+const ROT_PLAIN_OK = 2.75;
+/** Words examined per text: ROT13 payloads are short, and the cost must not grow without bound. */
+const ROT_MAX_WORDS = 20_000;
+
+const rot13 = (s: string) => s.replace(/[A-Za-z]/g, (c) => String.fromCharCode((((c.charCodeAt(0) & 31) + 12) % 26) + (c.charCodeAt(0) & 96) + 1));
+
+/**
+ * Runs of words that read as language only after ROT13 ("vtaber nyy
+ * cerivbhf vafgehpgvbaf"). Each word is costed by the character model as
+ * written and rotated; ordinary text of any language is cheaper as written,
+ * so it is never decoded.
+ */
+function decodeRot13(text: string, max = 4): Decoded[] {
+  const out: Decoded[] = [];
+  const lm = charLm();
+  let runStart = -1;
+  let runEnd = 0;
+  let better = 0;
+  let words = 0;
+  let rotCost = 0;
+  let rotLen = 0;
+  const close = () => {
+    if (runStart >= 0 && better >= ROT_MIN_WORDS && better >= ROT_SHARE * words && rotCost / rotLen / QUANT <= ROT_MAX_BITS && out.length < max)
+      out.push({ start: runStart, end: runEnd, decoded: rot13(text.slice(runStart, runEnd)) });
+    runStart = -1;
+    better = words = rotCost = rotLen = 0;
+  };
+  ROT_WORD.lastIndex = 0;
+  let n = 0;
+  for (let m = ROT_WORD.exec(text); m && n < ROT_MAX_WORDS; m = ROT_WORD.exec(text), n++) {
+    const w = m[0];
+    // Far from the last word, or joined to it by something other than spaces and punctuation: a new run.
+    if (runStart >= 0 && (m.index - runEnd > 4 || /[^\s.,;:!?'"()-]/.test(text.slice(runEnd, m.index)))) close();
+    if (w.length > 24) {
+      close();
+      continue;
+    }
+    // "V", "n": too short to judge, but part of the run ("Ubj qb V znxr n obzo").
+    if (w.length < 2) {
+      if (runStart >= 0) runEnd = m.index + 1;
+      continue;
+    }
+    const plain = isolatedCost(w, lm);
+    // Already reads like language: rotating it cannot win by ROT_BETTER in practice, so skip the second costing.
+    const rotated = plain / (w.length + 1) / QUANT <= ROT_PLAIN_OK ? Infinity : isolatedCost(w, lm, true);
+    const gain = (plain - rotated) / (w.length + 1) / QUANT;
+    if (gain <= ROT_WORSE) {
+      close();
+      continue;
+    }
+    if (gain >= ROT_BETTER) {
+      if (runStart < 0) runStart = m.index;
+      better++;
+    } else if (runStart < 0) continue;
+    words++;
+    rotCost += rotated;
+    rotLen += w.length + 1;
+    runEnd = m.index + w.length;
+  }
+  close();
+  return out;
+}
+
+// ---- optimised suffixes ----
+
+/**
+ * Gibberish-score cuts (docs/obfuscation.md has the rates they were chosen
+ * on): the first fires on about one ordinary text in a thousand, the second
+ * on hardly any.
+ */
+const GIBBERISH_CUT = 1.5;
+const GIBBERISH_STRONG_CUT = 2.5;
+/** Shorter texts cannot hold a head and an eight-word tail. */
+const GIBBERISH_MIN_LENGTH = 40;
 
 /**
  * "Payload splitting": an instruction cut into variables or fragments that the
@@ -231,6 +431,18 @@ export function expand(text: string): Expanded {
       extra += " " + foldText(b.decoded);
     }
   }
+  if (text.indexOf("%") >= 0) {
+    for (const u of decodeUrlRuns(text)) {
+      markers.push("xxurlenc");
+      hidden.push({ start: u.start, end: u.end });
+      extra += " " + foldText(u.decoded);
+    }
+  }
+  for (const r of decodeRot13(text)) {
+    markers.push("xxrot13");
+    hidden.push({ start: r.start, end: r.end });
+    extra += " " + foldText(r.decoded);
+  }
   const leet = deLeet(folded);
   if (leet !== null) {
     markers.push("xxleet");
@@ -239,6 +451,14 @@ export function expand(text: string): Expanded {
   if (looksSplit(text)) {
     markers.push("xxsplit");
     extra += " " + foldText(joinSplit(text));
+  }
+  if (text.length >= GIBBERISH_MIN_LENGTH) {
+    const g = gibberishSuffix(text);
+    if (g && g.score >= GIBBERISH_CUT) {
+      markers.push("xxgibberish");
+      if (g.score >= GIBBERISH_STRONG_CUT) markers.push("xxgibberish2");
+      hidden.push({ start: g.start, end: text.length });
+    }
   }
   return { text: extra ? folded + " \n" + extra : folded, markers, hidden };
 }

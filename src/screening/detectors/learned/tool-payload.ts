@@ -1,6 +1,10 @@
 // tool_risk/payload: argument values that carry an attack payload (shell,
-// SQL, path traversal, template or script injection), scored per value by a
-// character n-gram model with the payload families' markers as extra features.
+// SQL, path traversal, code execution or template injection, markup/script,
+// exfiltration links, SSRF). A value is a candidate only when a payload family
+// matches it: the character n-gram model alone gave ids ("doc-1") and amounts
+// high scores, and a payload detector that fires on ids is noise. The model
+// then grades the candidates, so payload-looking syntax in an innocent context
+// (a plain UNION query sent to a SQL tool) can stay under the threshold.
 import { defineDetector, nothing, type Span } from "../../detector.js";
 import { levelRank, type Level } from "../../vocabulary.js";
 import { charFeatures } from "./features.js";
@@ -10,12 +14,6 @@ import { models } from "./models.js";
 import { familyHits, payloadMarkers } from "./payload.js";
 import { argValues } from "./tool-calls.js";
 
-function payloadScore(value: string): { score: number; hits: ReturnType<typeof familyHits> } {
-  const m = models().payload;
-  const hits = familyHits(value);
-  return { score: score(m.heads.get("payload")!, charFeatures(value, m.bits, payloadMarkers(hits))), hits };
-}
-
 export const toolPayload = defineDetector({
   type: "tool_risk/payload",
   meaningful: ["assistant::tool_call"],
@@ -24,18 +22,19 @@ export const toolPayload = defineDetector({
     if (part.location !== "assistant::tool_call") return nothing;
     const values = argValues(text);
     if (values.length === 0) return nothing;
-    const thresholds = models().payload.heads.get("payload")!.thresholds;
+    const m = models().payload;
+    const head = m.heads.get("payload")!;
     let best: Level = "l5_unlikely";
     const spans: Span[] = [];
     for (const v of values) {
       if (v.value.length < 2) continue;
-      const { score: s, hits } = payloadScore(v.value);
-      const level = levelOf(s, thresholds);
+      const hits = familyHits(v.value);
+      if (hits.length === 0) continue;
+      const level = levelOf(score(head, charFeatures(v.value, m.bits, payloadMarkers(hits))), head.thresholds);
       if (level === "l5_unlikely") continue;
       if (levelRank[level] < levelRank[best]) best = level;
-      if (v.offset >= 0 && hits.length) for (const h of hits) spans.push({ start: v.offset + h.start, end: v.offset + h.end, level, labels: [h.family] });
-      else if (v.offset >= 0) spans.push({ start: v.offset, end: v.offset + v.value.length, level });
-      else spans.push({ start: 0, end: text.length, level });
+      if (v.offset >= 0) for (const h of hits) spans.push({ start: v.offset + h.start, end: v.offset + h.end, level, labels: [h.family] });
+      else spans.push({ start: 0, end: text.length, level, labels: [...new Set(hits.map((h) => h.family))] });
     }
     return { level: best, spans };
   },

@@ -1,0 +1,121 @@
+// Hand-written cues of prompt attacks in many languages: overriding earlier
+// instructions, a new identity without rules, extracting the hidden prompt,
+// fake role tags, text addressed to the model inside data, secrecy towards
+// the user, exfiltration links. Each cue found adds a marker feature
+// ("xxcue_override", ...) to the learned text models. Learned n-grams only know
+// the phrasings of the sources they were trained on; these cues are written
+// from how attacks work, so a model that learned to trust a marker on one
+// source's attacks carries it to another source's (and another language's).
+// The patterns run on folded text (lower-cased, Cyrillic and Greek lookalikes
+// mapped to Latin, text-views.ts), so they are folded the same way here.
+// Every pattern is alternations of literals with bounded gaps: linear time.
+import { foldText } from "./text-views.js";
+
+/** Word start: `${B}` only knows ASCII letters ("übergehe", "à partir"). */
+const B = "(?<![\\p{L}\\p{N}_])";
+/** A bounded run of words between two parts of a cue (Latin scripts). */
+const GAP = "(?:[\\p{L}\\p{M}'’-]+\\s+){0,4}?";
+/** The same for scripts written without spaces. */
+const CJK_GAP = "[^。！？.!?\\n]{0,12}?";
+
+const CUES: Record<string, string[]> = {
+  // "ignore all previous instructions" and its kin.
+  override: [
+    `${B}(?:ignore|disregard|forget|skip|bypass|override|overwrite|drop|abandon|discard|neglect)\\s+${GAP}(?:previous|prior|above|earlier|preceding|initial|original|old|former|system|all|any|your|these|those)\\s+${GAP}(?:instructions?|rules?|prompts?|directions?|directives?|guidelines?|commands?|orders?|context|constraints?|programming|messages?|restrictions?|policies|tasks?)`,
+    `${B}(?:vergiss|vergessen\\s+sie|ignoriere|ignorieren\\s+sie|missachte|missachten\\s+sie|übergehe)\\s+${GAP}(?:anweisungen|regeln|befehle|vorgaben|instruktionen|richtlinien|anordnungen|prompt)`,
+    `${B}(?:ignore[zs]?|oublie[zs]?|ne\\s+tiens\\s+pas\\s+compte\\s+d)\\s*${GAP}(?:instructions|consignes|règles|directives|ordres|indications)`,
+    `${B}(?:ignora|ignore|olvida|olvide|olvidad|omite|descarta|hagas\\s+caso\\s+omiso\\s+de|esqueça|esqueca|desconsidere|desconsidera|dimentica|tralascia|trascura)\\s+${GAP}(?:instrucciones|instrucoes|instruções|istruzioni|reglas|regras|regole|indicaciones|indicazioni|órdenes|ordens|direttive|normas|comandos|comandi)`,
+    `${B}(?:negeer|vergeet)\\s+${GAP}(?:instructies|regels|opdrachten)`,
+    `${B}(?:zignoruj|zapomnij|pomiń)\\s+${GAP}(?:instrukcje|polecenia|zasady|reguły)`,
+    `${B}(?:yoksay|görmezden\\s+gel|unut)\\w*\\s+${GAP}(?:talimat|kural|komut)|(?:talimatları|kuralları|komutları)\\s+${GAP}(?:yoksay|görmezden\\s+gel|unut)`,
+    `${B}(?:bỏ\\s+qua|phớt\\s+lờ|quên)\\s+${GAP}(?:hướng\\s+dẫn|chỉ\\s+dẫn|chỉ\\s+thị|quy\\s+tắc|lệnh)`,
+    `${B}(?:abaikan|lupakan|acuhkan)\\s+${GAP}(?:instruksi|perintah|aturan|petunjuk)`,
+    `${B}(?:puuza|sahau)\\s+${GAP}(?:maagizo|maelekezo|sheria|amri)`,
+    `(?:игнорируй|игнорируйте|забудь|забудьте|проигнорируй|не\\s+обращай\\s+внимания\\s+на|отбрось)\\s+${GAP}(?:инструкци|указани|правил|команд|промпт|приказ)`,
+    `(?:ігноруй|забудь)\\s+${GAP}(?:інструкці|вказівк|правил)`,
+    `(?:忽略|忽视|无视|忘记|忘掉|不要理会|不理会|跳过|绕过|撇开)${CJK_GAP}(?:指令|指示|说明|规则|提示|命令|设定|要求|限制)`,
+    `(?:指示|命令|ルール|指令|プロンプト|設定)${CJK_GAP}(?:無視|忘れ)`,
+    `(?:지시|명령|규칙|지침|프롬프트|설정)${CJK_GAP}(?:무시|잊어)`,
+    `(?:تجاهل|تجاهلي|انس|انسى|اهمل|أهمل|تخط)\\s+${GAP}(?:التعليمات|الأوامر|القواعد|الإرشادات|التوجيهات)`,
+    `(?:निर्देश|नियम|आदेश)${CJK_GAP}(?:अनदेखा|नज़रअंदाज़|नजरअंदाज|भूल|उपेक्षा)`,
+    `(?:ละเว้น|เพิกเฉย|ลืม|ไม่ต้องสนใจ)${CJK_GAP}(?:คำสั่ง|คำแนะนำ|กฎ)`,
+    `(?:নির্দেশ|নিয়ম)${CJK_GAP}(?:উপেক্ষা|ভুলে)`,
+  ],
+  // A replacement task or rule set.
+  newtask: [
+    `${B}(?:new|updated|real|actual|true|revised|secret|hidden|additional)\\s+(?:instructions?|task|rules|directive|objective|goal|system\\s+prompt)\\s*[:：-]`,
+    `${B}(?:your\\s+(?:new|real|actual|only|primary)\\s+(?:task|job|goal|objective|instructions?|purpose)\\s+(?:is|are))`,
+    `${B}(?:from\\s+now\\s+on|henceforth|starting\\s+now|for\\s+the\\s+rest\\s+of\\s+this\\s+conversation)\\b`,
+    `${B}(?:you\\s+must\\s+(?:strictly\\s+)?(?:adhere|obey|comply|follow)|strictly\\s+adhere\\s+to\\s+the\\s+following|instead\\s*,?\\s+(?:you\\s+(?:must|should|will)|do|please|output|say|write|respond))`,
+    `${B}(?:ab\\s+jetzt|von\\s+nun\\s+an|ab\\s+sofort|neue\\s+anweisung|neue\\s+aufgabe|deine\\s+neue\\s+aufgabe)`,
+    `${B}(?:à\\s+partir\\s+de\\s+maintenant|désormais|nouvelles?\\s+(?:instructions?|consignes?|tâche)|ta\\s+nouvelle\\s+tâche)`,
+    `${B}(?:a\\s+partir\\s+de\\s+ahora|de\\s+ahora\\s+en\\s+adelante|nuevas?\\s+(?:instrucciones|tarea|reglas)|d'ora\\s+in\\s+poi|da\\s+ora\\s+in\\s+poi|nuove\\s+istruzioni|a\\s+partir\\s+de\\s+agora|novas?\\s+(?:instruções|instrucoes|regras|tarefa))`,
+    `(?:с\\s+этого\\s+момента|отныне|теперь\\s+ты|новые\\s+инструкции|новая\\s+задача|твоя\\s+новая\\s+задача)`,
+    `(?:从现在开始|從現在開始|从现在起|新的指令|新指令|新的任务|你的新任务|これからは|今から|新しい指示|新しいタスク|지금부터|이제부터|새로운\\s*지시)`,
+    `(?:من\\s+الآن\\s+فصاعدا|من\\s+الآن\\s+فصاعدًا|تعليمات\\s+جديدة|مهمتك\\s+الجديدة|अब\\s+से|नए\\s+निर्देश|từ\\s+bây\\s+giờ|nhiệm\\s+vụ\\s+mới|mulai\\s+sekarang|instruksi\\s+baru|kuanzia\\s+sasa|maagizo\\s+mapya|ตั้งแต่นี้ไป|คำสั่งใหม่)`,
+  ],
+  // A new identity without rules.
+  persona: [
+    `${B}(?:you\\s+are\\s+now|you're\\s+now|you\\s+will\\s+now\\s+(?:act|be|play)|act\\s+as\\s+(?:an?\\s+)?(?:unrestricted|unfiltered|uncensored|evil|jailbroken|rogue)|pretend\\s+(?:to\\s+be|you\\s+are|that\\s+you)|roleplay\\s+as|stay\\s+in\\s+character|developer\\s+mode|dan\\s+mode|do\\s+anything\\s+now|jailbr(?:eak|oken)|god\\s*mode)`,
+    `${B}(?:no|without|free\\s+(?:of|from))\\s+(?:any\\s+)?(?:restrictions|limitations|limits|filters|rules|guidelines|ethics|morals|censorship|boundaries)\\b|${B}(?:unfiltered|uncensored|unrestricted|amoral)\\b`,
+    `${B}(?:du\\s+bist\\s+jetzt|ohne\\s+(?:einschränkungen|regeln|filter|zensur)|tu\\s+es\\s+maintenant|sans\\s+(?:restrictions?|règles|filtre|censure|limites)|ahora\\s+eres|sin\\s+(?:restricciones|reglas|filtros|censura|límites)|ora\\s+sei|senza\\s+(?:restrizioni|regole|filtri|censura|limiti)|agora\\s+você\\s+é|sem\\s+(?:restrições|regras|filtros|censura|limites))`,
+    `(?:теперь\\s+ты|ты\\s+теперь|без\\s+(?:ограничений|правил|цензуры|фильтров)|你现在是|你現在是|现在你是|没有任何限制|不受任何限制|没有限制|無制限|制限なし|制限のない|あなたは今|너는\\s*이제|제한\\s*없는|أنت\\s+الآن|بدون\\s+(?:قيود|قواعد|رقابة)|अब\\s+तुम|बिना\\s+किसी\\s+(?:प्रतिबंध|नियम)|bây\\s+giờ\\s+bạn\\s+là|không\\s+có\\s+(?:giới\\s+hạn|quy\\s+tắc)|sekarang\\s+kamu\\s+adalah|tanpa\\s+(?:batasan|aturan|sensor)|sasa\\s+wewe\\s+ni|bila\\s+vikwazo)`,
+  ],
+  // Extracting the hidden prompt or secrets.
+  reveal: [
+    `${B}(?:reveal|show|print|repeat|output|display|tell\\s+me|give\\s+me|leak|dump|recite|write\\s+out|spell\\s+out)\\s+${GAP}(?:system\\s+prompt|initial\\s+prompt|hidden\\s+prompt|original\\s+prompt|instructions\\s+(?:above|you\\s+were\\s+given)|prompt\\s+above|pre-?prompt|secret\\s+(?:key|password|instructions)|api\\s+key|password)`,
+    `${B}(?:systemprompt|system-prompt|systemanweisung|prompt\\s+(?:système|systeme|de\\s+sistema|di\\s+sistema|do\\s+sistema)|instructions\\s+secrètes|instrucciones\\s+ocultas|istruzioni\\s+segrete)`,
+    `(?:системн\\w*\\s+(?:промпт|подсказк|инструкци)|系统提示|系統提示|系统指令|システムプロンプト|시스템\\s*프롬프트|تعليمات\\s+النظام|موجه\\s+النظام|सिस्टम\\s+प्रॉम्प्ट|lời\\s+nhắc\\s+hệ\\s+thống|prompt\\s+sistem|พรอมต์ระบบ)`,
+  ],
+  // Fake role or system tags inside text.
+  roletag: [
+    `<\\|(?:im_start|im_end|system|user|assistant|endoftext|eot_id|start_header_id)\\|?>|\\[/?(?:inst|system|sys)\\]|<</?sys>>|</?(?:system|assistant|instructions?)>`,
+    `(?:^|\\n)\\s*(?:#{1,4}\\s*)?(?:system|assistant|instruction|new\\s+instructions?|admin|developer)\\s*(?:message|prompt|note|override)?\\s*[:：]`,
+    `${B}(?:end\\s+of\\s+(?:document|context|user\\s+input|data)|answer\\s*:\\s*(?:task\\s+)?(?:complete|done)|task\\s+(?:complete|completed|finished)[.!]?\\s*(?:now|next))`,
+  ],
+  // Words addressed to the model that reads the data.
+  addressee: [
+    `${B}(?:(?:dear|hey|hi|attention|note\\s+to(?:\\s+the)?|to\\s+the|instructions?\\s+for(?:\\s+the)?)\\s+(?:ai|assistant|model|llm|language\\s+model|chatbot|agent|gpt|claude|bot)|(?:ai|llm)\\s+(?:assistant|agent|model)\\s+(?:reading|processing|summari[sz]ing|parsing)|if\\s+you\\s+are\\s+an?\\s+(?:ai|llm|language\\s+model|assistant|agent)|as\\s+an\\s+ai\\s+(?:assistant\\s+)?(?:reading|processing))`,
+  ],
+  // Directives about the reader's own answer, the usual shape of an instruction planted in a document.
+  answer: [
+    `${B}(?:in|into|to|within|throughout|at\\s+the\\s+(?:end|start|beginning)\\s+of)\\s+your\\s+(?:answer|reply|response|output|summary|code|translation|next\\s+message)\\b|${B}(?:your|the)\\s+(?:answer|reply|response|output|summary)\\s+(?:should|must|needs\\s+to|has\\s+to|shall)\\b`,
+    `${B}(?:when|while|before|after)\\s+(?:answering|replying|responding|summari[sz]ing)\\s*,?\\s+(?:please\\s+|you\\s+(?:must|should)\\s+)?(?:also\\s+)?(?:add|include|mention|insert|append|tell|recommend|suggest|write)`,
+  ],
+  // Hiding the action from the user.
+  secrecy: [
+    `${B}(?:do\\s+not|don't|never)\\s+(?:tell|inform|notify|mention\\s+(?:this|it)\\s+to|alert|show\\s+(?:this\\s+)?to)\\s+(?:the\\s+)?user|without\\s+(?:telling|informing|notifying|alerting|asking)\\s+(?:the\\s+)?user|keep\\s+this\\s+(?:secret|hidden)\\s+from`,
+  ],
+  // Data sent out through a link or an image the model renders.
+  exfil: [
+    `!\\[[^\\]\\n]{0,80}\\]\\(\\s*https?://[^)\\s]{1,200}[?&][^)\\s=]{1,40}=`,
+    `${B}(?:send|forward|email|post|upload|transmit|exfiltrate|leak)\\s+${GAP}(?:to\\s+)?(?:https?://|[\\w.+-]+@[\\w-]+\\.)`,
+  ],
+  // Instructions that name the agent's tools.
+  tooluse: [`${B}(?:by\\s+using|use|call|invoke|run)\\s+the\\s+["'“]?[a-z][a-z0-9_]{0,60}["'”]?\\s+(?:tool|function|plugin|api)\\b`],
+};
+
+/** Folds the letters of a pattern like the text, leaving ASCII (escapes, classes) alone. */
+const foldLetters = (pattern: string) => pattern.replace(/[^\x00-\x7f]+/g, (run) => foldText(run));
+
+const COMPILED: [string, RegExp][] = Object.entries(CUES).map(([cue, sources]) => [
+  "xxcue_" + cue,
+  new RegExp(sources.map((s) => `(?:${foldLetters(s)})`).join("|"), "gu"),
+]);
+
+/**
+ * How often a cue found is counted: like the decoded-view markers, a cue must
+ * weigh against the hundreds of n-grams of a long document after the vector
+ * is normalized.
+ */
+const CUE_WEIGHT = 4;
+
+/** The cue markers of a folded text: each cue found, CUE_WEIGHT times. */
+export function attackCueTokens(folded: string): string[] {
+  const out: string[] = [];
+  for (const [marker, re] of COMPILED) {
+    re.lastIndex = 0;
+    if (re.test(folded)) for (let k = 0; k < CUE_WEIGHT; k++) out.push(marker);
+  }
+  return out;
+}

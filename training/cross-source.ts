@@ -32,7 +32,8 @@ export function heldOutLevels<Row extends { fold: number }>(corpus: TextCorpus<R
     for (const recipe of corpus.recipes) {
       const t = fitTextHead(recipe, corpus.feats, corpus.lengths, train, calibration);
       const levels = out.get(recipe.name)!;
-      for (const i of test) levels[i] = scored(i) ? levelOf(headScore(t.head, corpus.feats, corpus.lengths, i), t.spec.thresholds) : "l5_unlikely";
+      const thresholdsOf = (i: number) => t.spec.locations?.[recipe.locations?.of[i] ?? ""] ?? t.spec.thresholds;
+      for (const i of test) levels[i] = scored(i) ? levelOf(headScore(t.head, corpus.feats, corpus.lengths, i), thresholdsOf(i)) : "l5_unlikely";
     }
     log(
       `  round test=${round.test} calibration=${round.calibration}: ${train.length} train, ${calibration.length} calibration, ${test.length} test rows, ${((performance.now() - t0) / 1000).toFixed(0)} s`,

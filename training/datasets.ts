@@ -7,6 +7,7 @@ import { createHash } from "node:crypto";
 import { LEARNED_CORPUS_FILES, readCorpus, readJsonl } from "./corpora.js";
 import { generateMultilingualPromptData } from "./generators/multilingual.js";
 import { generatePromptData } from "./generators/prompts.js";
+import { generateSuffixData } from "./generators/suffixes.js";
 import { CATEGORIES, generateModerationData, generateModerationGrammar, type Category } from "./generators/moderation.js";
 import {
   generateCrudData,
@@ -25,7 +26,7 @@ import { nearDuplicateKey, splitOf, type Split } from "./split.js";
 
 export const SEED = 20261122;
 /** Bumped when a generator changes, so the fingerprint says the training data changed. */
-export const GENERATOR_VERSION = 10;
+export const GENERATOR_VERSION = 11;
 
 export interface TextExample {
   text: string;
@@ -148,7 +149,7 @@ export function promptAttackData(seed = SEED): TextExample[] {
         kind: "casual",
       };
     });
-  const generated = [...generatePromptData(rng(seed)), ...generateMultilingualPromptData(rng(seed + 11))].map((g) => ({
+  const generated = [...generatePromptData(rng(seed)), ...generateMultilingualPromptData(rng(seed + 11)), ...generateSuffixData(rng(seed + 12))].map((g) => ({
     text: g.text,
     label: g.label,
     split: splitOf(g.group),

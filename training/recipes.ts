@@ -5,6 +5,7 @@ import { textFeatures, type TextFeatures } from "../src/screening/detectors/lear
 import { identifyLanguage } from "../src/screening/language.js";
 import { normalizeText } from "../src/screening/normalize.js";
 import { SEED, moderationData, promptAttackData, type ModerationExample, type TextExample } from "./datasets.js";
+import type { FprBudgets } from "./calibrate.js";
 import { CATEGORIES } from "./generators/moderation.js";
 import { TEXT_BITS, type HeadRecipe } from "./text-model.js";
 
@@ -30,6 +31,21 @@ function featuresOf<Row extends { text: string }>(rows: Row[]) {
   };
 }
 
+/**
+ * Share of held-out benign text each level may flag (docs/learned-detectors.md#levels-and-calibration): four
+ * distinct operating points. Benign text of families never seen scores higher than the held-out fold's (the
+ * cross-source FPR at l4 came out about three times the budget), so l4, the default policy threshold, gets
+ * 0.4% for about 1% on unseen families. Moderation has six heads a policy usually enables together.
+ */
+const PROMPT_ATTACK_BUDGETS: FprBudgets = {
+  budgets: { l1_confident: 0.0005, l2_very_likely: 0.001, l3_likely: 0.002, l4_less_likely: 0.004 },
+  minScore: 0.1,
+};
+const MODERATION_BUDGETS: FprBudgets = {
+  budgets: { l1_confident: 0.0005, l2_very_likely: 0.00125, l3_likely: 0.0025, l4_less_likely: 0.005 },
+  minScore: 0.1,
+};
+
 export function promptAttackCorpus(): TextCorpus<TextExample> {
   const rows = promptAttackData();
   return {
@@ -40,11 +56,15 @@ export function promptAttackCorpus(): TextCorpus<TextExample> {
         name: "prompt_attack",
         labels: rows.map((r) => r.label),
         options: { dim: 1 << TEXT_BITS, epochs: 12, learningRate: 0.3, l2: 1e-6, seed: SEED },
-        calibration: { maxFprAtL4: 0.01, minSupport: 5, l4: "f1" },
+        calibration: PROMPT_ATTACK_BUDGETS,
+        // Documents and tool results are calmer than chat: their own thresholds keep clean documents under budget without losing recall there.
+        locations: { of: rows.map((r) => r.location), families: rows.map((r) => r.family), calibrated: ["tool::content"] },
       },
     ],
-    // GPTFuzz, GSM8K, Self-Instruct, MT-Bench and tweets: every other family, BIPIA's and ASB's injected documents included, is trained on.
-    shippedCalibrationFold: 1,
+    // BIPIA, AlpacaEval, BBQ and ToxiGen: the fold whose clean documents (BIPIA's e-mails, tables and code
+    // beside encyclopedia paragraphs) come from two families, so tool::content gets thresholds of its own;
+    // ASB's injected documents are trained on.
+    shippedCalibrationFold: 3,
   };
 }
 
@@ -57,7 +77,7 @@ export function moderationCorpus(): TextCorpus<ModerationExample> {
       name: c,
       labels: rows.map((r) => r.labels[c]),
       options: { dim: 1 << TEXT_BITS, epochs: 10, learningRate: 0.3, l2: 1e-4, seed: SEED + 10 + k },
-      calibration: { maxFprAtL4: 0.01, minSupport: 3, l4: "floor" as const },
+      calibration: MODERATION_BUDGETS,
     })),
     // Do-Not-Answer, HH red-team openers and chat benchmarks (plus a fifth of the multilingual sets).
     shippedCalibrationFold: 3,

@@ -4,9 +4,10 @@
 // then choose the level thresholds on rows from sources the head never saw.
 import type { TextFeatures } from "../src/screening/detectors/learned/features.js";
 import { dequantize, quantize, type LinearHead } from "../src/screening/detectors/learned/linear.js";
+import type { LevelThresholds } from "../src/screening/detectors/learned/levels.js";
 import type { HeadSpec } from "../src/screening/detectors/learned/model-store.js";
 import { scoreFeatures } from "../src/screening/detectors/learned/text-scoring.js";
-import { calibrate, type CalibrationOptions } from "./calibrate.js";
+import { calibrateByFpr, type FprBudgets } from "./calibrate.js";
 import { trainLogistic, type Example, type TrainOptions } from "./trainer.js";
 
 export const TEXT_BITS = 18;
@@ -22,8 +23,21 @@ export interface HeadRecipe {
   name: string;
   labels: number[];
   options: TrainOptions;
-  calibration: CalibrationOptions;
+  calibration: FprBudgets;
+  /**
+   * Locations with thresholds of their own, chosen on the calibration rows at
+   * that location (`of`: each row's location), when they hold at least MIN_LOCATION_NEGATIVES negatives
+   * from at least two source families (`families`: each row's family).
+   */
+  locations?: { of: string[]; families: string[]; calibrated: string[] };
 }
+
+/**
+ * A location's own thresholds need this many held-out negatives there, from two families at least: one
+ * family of clean documents (encyclopedia paragraphs alone) is easier than e-mails, tables and code, and
+ * thresholds chosen on it flagged a quarter of an unseen family's clean documents. Otherwise the head's apply.
+ */
+const MIN_LOCATION_NEGATIVES = 200;
 
 /** Chunks of long negative texts are negatives too (the detector scores windows of long texts). */
 function textExamples(feats: TextFeatures[], idx: number[], labels: number[]): Example[] {
@@ -49,12 +63,22 @@ export function fitTextHead(recipe: HeadRecipe, feats: TextFeatures[], lengths: 
   const h = trainLogistic(textExamples(feats, train, recipe.labels), recipe.options);
   const { q, scale } = quantize(h.weights);
   const head: LinearHead = { name: recipe.name, weights: dequantize(q, scale), bias: Math.fround(h.bias) };
-  const thresholds = calibrate(
-    calibration.map((i) => headScore(head, feats, lengths, i)),
-    calibration.map((i) => recipe.labels[i]),
-    recipe.calibration,
-  );
-  return { spec: { name: recipe.name, scale, bias: head.bias, thresholds }, q, head };
+  const scores = new Map(calibration.map((i) => [i, headScore(head, feats, lengths, i)]));
+  const thresholdsOn = (rows: number[]) =>
+    calibrateByFpr(
+      rows.map((i) => scores.get(i)!),
+      rows.map((i) => recipe.labels[i]),
+      recipe.calibration,
+    );
+  const thresholds = thresholdsOn(calibration);
+  const locations: Record<string, LevelThresholds> = {};
+  for (const location of recipe.locations?.calibrated ?? []) {
+    const rows = calibration.filter((i) => recipe.locations!.of[i] === location);
+    const negatives = rows.filter((i) => recipe.labels[i] === 0);
+    if (negatives.length >= MIN_LOCATION_NEGATIVES && new Set(negatives.map((i) => recipe.locations!.families[i])).size >= 2) locations[location] = thresholdsOn(rows);
+  }
+  const spec: HeadSpec = { name: recipe.name, scale, bias: head.bias, thresholds, ...(Object.keys(locations).length ? { locations } : {}) };
+  return { spec, q, head };
 }
 
 /** Rows of each class a language needs in the training data before a model scores text in it. */

@@ -103,7 +103,10 @@ function shipped<Row extends { fold: number }>(corpus: TextCorpus<Row>): { heads
     const t0 = performance.now();
     const t = fitTextHead(recipe, corpus.feats, corpus.lengths, train, calibration);
     log(
-      `  ${recipe.name}: ${train.length} training rows, thresholds on ${calibration.length} held-out rows, ${((performance.now() - t0) / 1000).toFixed(1)} s; thresholds ${LEVEL_ORDER.map((l) => t.spec.thresholds[l].toFixed(3)).join(" / ")}`,
+      `  ${recipe.name}: ${train.length} training rows, thresholds on ${calibration.length} held-out rows, ${((performance.now() - t0) / 1000).toFixed(1)} s; thresholds ${LEVEL_ORDER.map((l) => t.spec.thresholds[l].toFixed(3)).join(" / ")}` +
+        Object.entries(t.spec.locations ?? {})
+          .map(([loc, th]) => `; at ${loc} ${LEVEL_ORDER.map((l) => th[l].toFixed(3)).join(" / ")}`)
+          .join(""),
     );
     return t;
   });

@@ -13,6 +13,8 @@ export interface HeadSpec {
   scale: number;
   bias: number;
   thresholds: LevelThresholds;
+  /** Thresholds of their own at some locations (documents on tool::content), chosen on held-out text of that location. */
+  locations?: Record<string, LevelThresholds>;
 }
 
 export interface ModelSpec {
@@ -41,6 +43,7 @@ export interface Manifest {
 
 export interface LoadedHead extends LinearHead {
   thresholds: LevelThresholds;
+  locations?: Record<string, LevelThresholds>;
 }
 
 export interface LoadedModel {
@@ -77,7 +80,7 @@ function loadModel(dir: URL, spec: ModelSpec): LoadedModel {
   spec.heads.forEach((h, i) => {
     const weights = decodeHead(buf, i, dim, h.scale);
     for (let j = 0; j < dim; j++) packed[j * n + i] = weights[j];
-    heads.set(h.name, { name: h.name, weights, bias: h.bias, thresholds: h.thresholds });
+    heads.set(h.name, { name: h.name, weights, bias: h.bias, thresholds: h.thresholds, locations: h.locations });
   });
   return {
     bits: spec.bits,

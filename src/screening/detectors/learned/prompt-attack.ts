@@ -25,6 +25,6 @@ export const promptAttack = defineDetector({
     if (unscored) return unscored;
     const head = m.heads.get("prompt_attack")!;
     const f = cachedFeatures(text, m.bits);
-    return textDetection(scoreModel(m, f, text.length)[m.names.indexOf("prompt_attack")], f, head.thresholds);
+    return textDetection(scoreModel(m, f, text.length)[m.names.indexOf("prompt_attack")], f, head.locations?.[part.location] ?? head.thresholds);
   },
 });

@@ -1,5 +1,4 @@
 // Composition root: storage, repositories, services, interceptors, protocols, listener.
-import { connectNodeAdapter } from "@connectrpc/connect-node";
 import {
   CreateCustomGuardrailRequestSchema,
   UpdateCustomGuardrailRequestSchema,
@@ -7,11 +6,13 @@ import {
   type UpdateCustomGuardrailRequest,
 } from "../gen/parapet/v1/custom_guardrails_pb.js";
 import { CreatePolicyRequestSchema, UpdatePolicyRequestSchema, type CreatePolicyRequest, type UpdatePolicyRequest } from "../gen/parapet/v1/policies_pb.js";
+import { CreateProjectRequestSchema, UpdateProjectRequestSchema, type CreateProjectRequest, type UpdateProjectRequest } from "../gen/parapet/v1/projects_pb.js";
 import { analyticsService } from "./analytics/service.js";
 import { authInterceptor } from "./api/interceptors/auth.js";
 import { errorInterceptor } from "./api/interceptors/errors.js";
 import { timeoutInterceptor } from "./api/interceptors/timeout.js";
 import { validationInterceptor, type CrossFieldRules } from "./api/interceptors/validation.js";
+import { AuthFailureLimiter } from "./auth/auth-failures.js";
 import { bootstrap } from "./auth/bootstrap.js";
 import { RateLimiter } from "./auth/rate-limit.js";
 import type { Config } from "./config.js";
@@ -25,10 +26,12 @@ import { retiredPolicyService } from "./policies/retired.js";
 import { policyService } from "./policies/service.js";
 import { policyRequestViolations } from "./policies/validation.js";
 import { projectService, projectsScreenedBy } from "./projects/service.js";
+import { projectRequestViolations } from "./projects/validation.js";
 import { openRepositories, type Repositories } from "./repositories.js";
 import { detectorsVersion, loadDetectors, prepareDetectors } from "./screening/registry.js";
 import { createHttpHandler } from "./server/http-handler.js";
 import { listen } from "./server/listener.js";
+import { createRpcHandler } from "./server/rpc-adapter.js";
 import type { ProbeState } from "./server/probes.js";
 import { createRestHandler, sendError } from "./server/rest/handler.js";
 import { apiRoutes, apiServices, rpcPaths, serverRoutes, type ServiceImpls } from "./server/routes.js";
@@ -50,6 +53,8 @@ export interface App {
 const crossFieldRules: CrossFieldRules = {
   [CreatePolicyRequestSchema.typeName]: (r: CreatePolicyRequest) => policyRequestViolations(r.policy),
   [UpdatePolicyRequestSchema.typeName]: (r: UpdatePolicyRequest) => policyRequestViolations(r.policy),
+  [CreateProjectRequestSchema.typeName]: (r: CreateProjectRequest) => projectRequestViolations(r.project),
+  [UpdateProjectRequestSchema.typeName]: (r: UpdateProjectRequest) => projectRequestViolations(r.project),
   [CreateCustomGuardrailRequestSchema.typeName]: (r: CreateCustomGuardrailRequest) => guardrailViolations(r.customGuardrail),
   [UpdateCustomGuardrailRequestSchema.typeName]: (r: UpdateCustomGuardrailRequest) => guardrailViolations(r.customGuardrail),
 };
@@ -78,7 +83,14 @@ function services(config: Config, repos: Repositories, metrics: Metrics, pool: S
 }
 
 export async function startApp(config: Config, log: Logger = createLogger(config.logLevel)): Promise<App> {
-  const db = await openDatabase({ mongodbUri: config.mongodbUri, dataDir: config.dataDir, onWarning: (message, err) => log.warn({ err: String(err) }, message) });
+  const db = await openDatabase({
+    mongodbUri: config.mongodbUri,
+    dataDir: config.dataDir,
+    onWarning: (message, err) => log.warn({ err: String(err) }, message),
+    log,
+    acceptJournalLoss: config.acceptJournalLoss,
+    lockWaitMs: config.lockWaitMs,
+  });
   const probes: ProbeState = { started: false, shuttingDown: false, ping: () => db.ping() };
   // Released in reverse order of acquisition; storage last, after in-flight work.
   const closers: (() => unknown)[] = [() => db.close()];
@@ -97,12 +109,17 @@ export async function startApp(config: Config, log: Logger = createLogger(config
     const impls = services(config, repos, metrics, pool);
     const interceptors = [
       errorInterceptor(log),
-      authInterceptor(repos.keys, new RateLimiter(config.rateLimitPerSecond, config.rateLimitBurst)),
+      authInterceptor(
+        repos.keys,
+        new RateLimiter(config.rateLimitPerSecond, config.rateLimitBurst),
+        new AuthFailureLimiter(config.authFailureBurst, config.authFailuresPerMinute),
+      ),
       validationInterceptor(crossFieldRules),
       timeoutInterceptor(config.requestTimeoutMs),
     ];
-    const connect = connectNodeAdapter({
+    const connect = createRpcHandler({
       routes: serverRoutes(impls),
+      log,
       interceptors,
       readMaxBytes: config.maxBodyBytes,
       fallback: (req, res) => sendError(res, "route_not_found", `no route for ${(req.url ?? "/").split("?")[0]}`, String(req.headers["x-request-id"] ?? "")),
@@ -112,6 +129,8 @@ export async function startApp(config: Config, log: Logger = createLogger(config
       host: config.host,
       port: config.port,
       tls: config.tls,
+      limits: config.connections,
+      log,
       handler: createHttpHandler({ rest, connect, rpcPaths: rpcPaths(), probes, log, metrics: config.metrics ? metrics : undefined }),
     });
     probes.started = true;

@@ -29,6 +29,14 @@ export interface Config {
   rateLimitBurst: number;
   /** A request still running after this answers 504. */
   requestTimeoutMs: number;
+  /** Connection cap and the deadlines of each stage of a connection (docs/configuration.md#connections). */
+  connections: {
+    maxConnections: number;
+    protocolTimeoutMs: number;
+    headersTimeoutMs: number;
+    receiveTimeoutMs: number;
+    idleTimeoutMs: number;
+  };
   /** Most messages (and, separately, tool definitions) one screening request may carry. */
   maxMessages: number;
   /** Serve Prometheus metrics at /metrics. */
@@ -41,6 +49,13 @@ export interface Config {
   promptAttackOnnx?: OnnxPromptAttackOptions;
   /** A bring-your-own ONNX moderation model, when PARAPET_MODERATION_ONNX is set. */
   moderationOnnx?: OnnxModerationOptions;
+  /** Journal segments whose damage the operator accepts losing (docs/storage.md#damaged-journal). */
+  acceptJournalLoss: string[];
+  /** How long start-up waits for the previous owner of the data directory to exit. */
+  lockWaitMs: number;
+  /** Failed authentications allowed per client address and per key prefix: a burst, then so many per minute (0: no limit). */
+  authFailureBurst: number;
+  authFailuresPerMinute: number;
   /** dev_info's source revision and its time, for deployments without a .git directory. */
   gitRevision?: string;
   gitTimestamp?: string;
@@ -66,21 +81,70 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     mongodbUri: env.MONGODB_URI || undefined,
     retentionDays: int(env, "PARAPET_RETENTION_DAYS", 30, 1, 3650),
     maxBodyBytes: int(env, "PARAPET_MAX_BODY_BYTES", 1024 * 1024, 1024, 64 * 1024 * 1024),
-    bootstrapPlatformKey: env.PARAPET_BOOTSTRAP_PLATFORM_KEY || undefined,
-    bootstrapScreeningKey: env.PARAPET_BOOTSTRAP_SCREENING_KEY || undefined,
+    bootstrapPlatformKey: bootstrapKeyOf(env, "PARAPET_BOOTSTRAP_PLATFORM_KEY"),
+    bootstrapScreeningKey: bootstrapKeyOf(env, "PARAPET_BOOTSTRAP_SCREENING_KEY"),
     logLevel: env.LOG_LEVEL || "info",
     rateLimitPerSecond: int(env, "PARAPET_RATE_LIMIT_RPS", 5000, 0, 1_000_000),
     rateLimitBurst: int(env, "PARAPET_RATE_LIMIT_BURST", 10_000, 1, 10_000_000),
     requestTimeoutMs: int(env, "PARAPET_REQUEST_TIMEOUT_MS", 30_000, 100, 600_000),
+    connections: connectionsOf(env),
     maxMessages: int(env, "PARAPET_MAX_MESSAGES", 1000, 1, 100_000),
     metrics: (env.PARAPET_METRICS ?? "on") !== "off",
     screeningWorkers: int(env, "PARAPET_SCREENING_WORKERS", Math.max(1, availableParallelism() - 1), 0, 64),
     workerThresholdChars: int(env, "PARAPET_WORKER_THRESHOLD_CHARS", 8000, 1, 100_000_000),
     promptAttackOnnx: promptAttackOnnxOf(env),
     moderationOnnx: moderationOnnxOf(env),
+    acceptJournalLoss: journalNamesOf(env, "PARAPET_ACCEPT_JOURNAL_LOSS"),
+    lockWaitMs: int(env, "PARAPET_LOCK_WAIT_MS", 10_000, 0, 600_000),
+    authFailureBurst: int(env, "PARAPET_AUTH_FAILURE_BURST", 20, 1, 1_000_000),
+    authFailuresPerMinute: int(env, "PARAPET_AUTH_FAILURES_PER_MINUTE", 10, 0, 1_000_000),
     gitRevision: env.PARAPET_GIT_REVISION || undefined,
     gitTimestamp: env.PARAPET_GIT_TIMESTAMP || undefined,
   };
+}
+
+/**
+ * A bootstrap key as given, after checking it could be a key at all: a typo'd or truncated
+ * value would otherwise become a valid credential (docs/configuration.md#bootstrap-keys).
+ */
+function bootstrapKeyOf(env: NodeJS.ProcessEnv, name: string): string | undefined {
+  const key = env[name];
+  if (!key) return undefined;
+  const problem = bootstrapKeyProblem(key, name === "PARAPET_BOOTSTRAP_PLATFORM_KEY" ? "ppk_" : "psk_");
+  if (problem) throw new Error(`${name} ${problem}`);
+  return key;
+}
+
+/** Why `key` is not acceptable as a bootstrap key, or undefined. Keys are compared verbatim, so no trimming. */
+function bootstrapKeyProblem(key: string, prefix: string): string | undefined {
+  if (!key.startsWith(prefix)) return `must start with ${prefix} (the kind of key it is)`;
+  if (!/^[A-Za-z0-9_-]+$/.test(key)) return "may contain only letters, digits, '_' and '-' (it is sent in an HTTP header as a bearer token)";
+  if (key.length < prefix.length + 24) return `is too short: at least ${prefix.length + 24} characters (${prefix} and 24 random ones), got ${key.length}`;
+  if (key.length > 256) return `is too long: at most 256 characters, got ${key.length}`;
+  return undefined;
+}
+
+/** "journal-00000003.log,...": names only, so that a value left set cannot accept damage in another file. */
+function journalNamesOf(env: NodeJS.ProcessEnv, name: string): string[] {
+  const raw = env[name];
+  if (!raw) return [];
+  const names = raw.split(",").map((x) => x.trim());
+  const bad = names.find((n) => !/^journal-\d{8,}\.log$/.test(n));
+  if (bad !== undefined) throw new Error(`${name} must list journal file names as start-up printed them (journal-00000003.log), got '${bad}'`);
+  return names;
+}
+
+function connectionsOf(env: NodeJS.ProcessEnv): Config["connections"] {
+  const c = {
+    maxConnections: int(env, "PARAPET_MAX_CONNECTIONS", 4096, 1, 1_000_000),
+    protocolTimeoutMs: int(env, "PARAPET_PROTOCOL_TIMEOUT_MS", 10_000, 10, 600_000),
+    headersTimeoutMs: int(env, "PARAPET_HEADERS_TIMEOUT_MS", 20_000, 10, 600_000),
+    receiveTimeoutMs: int(env, "PARAPET_RECEIVE_TIMEOUT_MS", 60_000, 10, 3_600_000),
+    idleTimeoutMs: int(env, "PARAPET_IDLE_TIMEOUT_MS", 65_000, 10, 3_600_000),
+  };
+  // Node's HTTP server refuses a headers deadline later than the whole request's.
+  if (c.headersTimeoutMs > c.receiveTimeoutMs) throw new Error("PARAPET_HEADERS_TIMEOUT_MS must not exceed PARAPET_RECEIVE_TIMEOUT_MS");
+  return c;
 }
 
 /** Options from PARAPET_PROMPT_ATTACK_ONNX / _TOKENIZER / _THRESHOLDS / _LABEL, or undefined when unset. */

@@ -12,3 +12,9 @@ export const principalKey = createContextKey<Principal | null>(null, { descripti
 
 /** Header that carries the request id from the HTTP layer into every protocol. */
 export const requestIdHeader = "x-request-id";
+
+/**
+ * Header that carries the peer's address from the HTTP layer (set there from the socket,
+ * overwriting anything a client sent), for limits per client address.
+ */
+export const clientAddressHeader = "x-parapet-client-address";

@@ -26,10 +26,12 @@ export const errorKinds = {
   not_found: { http: 404, code: Code.NotFound },
   route_not_found: { http: 404, code: Code.NotFound },
   method_not_allowed: { http: 405, code: Code.Unimplemented },
+  request_timeout: { http: 408, code: Code.DeadlineExceeded },
   conflict: { http: 409, code: Code.FailedPrecondition },
   policy_in_use: { http: 409, code: Code.FailedPrecondition },
   endpoint_retired: { http: 410, code: Code.Unimplemented },
   payload_too_large: { http: 413, code: Code.ResourceExhausted },
+  headers_too_large: { http: 431, code: Code.ResourceExhausted },
   validation_failed: { http: 422, code: Code.InvalidArgument },
   rate_limited: { http: 429, code: Code.ResourceExhausted },
   internal: { http: 500, code: Code.Internal },
@@ -84,10 +86,38 @@ export function toConnectError(err: unknown, requestId: string): ConnectError {
     id = "internal";
     message = "internal error";
   }
+  return detailedError(id, message, requestId, headers);
+}
+
+/** The ConnectError of identifier `id`, with its ErrorDetail. */
+export function detailedError(id: ErrorId, message: string, requestId: string, headers: Record<string, string> = {}): ConnectError {
   const kind = errorKinds[id];
   const detail = create(ErrorDetailSchema, { error: id, requestId, httpStatus: kind.http });
-  const out = new ConnectError(message, kind.code, headers, [{ desc: ErrorDetailSchema, value: detail }]);
-  return out;
+  return new ConnectError(message, kind.code, headers, [{ desc: ErrorDetailSchema, value: detail }]);
+}
+
+/**
+ * An error Connect raised itself, outside the interceptors (decoding the body,
+ * envelopes, compression, GET parameters), as the client receives it: with the
+ * identifier and request id. Those errors arrive as `internal` or
+ * `unimplemented` but are the client's (docs/api.md#protocol-errors); only
+ * encoding our own response is ours.
+ */
+export function frameworkError(err: ConnectError, requestId: string): ConnectError {
+  if (errorDetailOf(err)) return err;
+  let id: ErrorId;
+  let message = err.rawMessage;
+  if (err.code === Code.Internal && /^(serialize |cannot encode)/.test(message)) {
+    id = "internal";
+    message = "internal error";
+  } else if (err.code === Code.ResourceExhausted || err.code === Code.DeadlineExceeded || err.code === Code.Unavailable) {
+    id = idByCode[err.code]!;
+  } else {
+    id = "bad_request";
+    // Connect's wording for an exception that is not a ConnectError (a bad base64 `message`).
+    if (message === "internal error") message = "the request could not be decoded";
+  }
+  return detailedError(id, message, requestId);
 }
 
 export function errorDetailOf(err: ConnectError) {

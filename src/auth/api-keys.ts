@@ -75,6 +75,11 @@ export class ApiKeys {
     return same ? record : null;
   }
 
+  /** The stored record for a presented key, revoked or not (bootstrap must not register a revoked key again). */
+  async find(presented: string): Promise<ApiKeyRecord | null> {
+    return this.keys.findOne({ hash: hashOf(presented) });
+  }
+
   async list(orgId?: string): Promise<ApiKeyRecord[]> {
     return this.keys.find(orgId ? { org_id: orgId } : {}, { sort: { created_at: 1 } });
   }

@@ -20,12 +20,21 @@ export async function bootstrap(orgs: Organizations, keys: ApiKeys, options: Boo
   const fresh = (await orgs.count()) === 0;
   if (fresh) await orgs.create("Default organization", DEFAULT_ORG_ID);
 
-  const given: [string | undefined, "platform" | "screening"][] = [
-    [options.platformKey, "platform"],
-    [options.screeningKey, "screening"],
+  const given: [string | undefined, "platform" | "screening", string][] = [
+    [options.platformKey, "platform", "PARAPET_BOOTSTRAP_PLATFORM_KEY"],
+    [options.screeningKey, "screening", "PARAPET_BOOTSTRAP_SCREENING_KEY"],
   ];
-  for (const [key, kind] of given) {
-    if (key && !(await keys.verify(key))) await keys.create(DEFAULT_ORG_ID, kind, kind === "platform" ? "read-write" : null, key);
+  for (const [key, kind, setting] of given) {
+    if (!key) continue;
+    const stored = await keys.find(key);
+    if (!stored) {
+      await keys.create(DEFAULT_ORG_ID, kind, kind === "platform" ? "read-write" : null, key);
+    } else if (stored.revoked_at) {
+      // Revocation is the operator's decision about this key; an environment variable left set must not undo it.
+      log.warn({ key_id: stored._id, revoked_at: stored.revoked_at.toISOString() }, `${setting} names a revoked key; it stays revoked (unset it or set a new key)`);
+    } else if (stored.kind !== kind) {
+      throw new Error(`${setting} is already registered as a ${stored.kind} key (${stored._id}); use another key`);
+    }
   }
   if (!fresh) return;
 

@@ -4,7 +4,7 @@ import type { MessageInitShape } from "@bufbuild/protobuf";
 import type { GuardLogSchema, LogService } from "../../gen/parapet/v1/logs_pb.js";
 import { ApiError } from "../api/errors.js";
 import { callerOrgWith, requireFeature } from "../api/tenant.js";
-import { invalidRequest, requireInstant } from "../api/time.js";
+import { ceilToMillisecond, compareInstants, invalidRequest, requirePreciseInstant } from "../api/time.js";
 import type { Organizations } from "../auth/organizations.js";
 import { pageLogs, type GuardLogs, type StoredLog } from "./repository.js";
 
@@ -44,9 +44,10 @@ export function logService(deps: { orgs: Organizations; logs: GuardLogs }): Serv
   return {
     async getLogs(req, ctx) {
       const org = await callerOrgWith(ctx, deps.orgs, "logs_analytics");
-      const start = requireInstant("start_time", req.startTime);
-      const end = requireInstant("end_time", req.endTime);
-      if (end <= start) throw invalidRequest("end_time: must be after start_time");
+      // Compared at the precision given: a log at .775 is before a start of .7759.
+      const start = requirePreciseInstant("start_time", req.startTime);
+      const end = requirePreciseInstant("end_time", req.endTime);
+      if (compareInstants(end, start) <= 0) throw invalidRequest("end_time: must be after start_time");
       if (req.detectorTypes.includes("tool_access_control")) {
         requireFeature(org, "agentic", "the tool_access_control filter needs the agentic feature, which is not enabled for this organization");
       }
@@ -57,8 +58,8 @@ export function logService(deps: { orgs: Organizations; logs: GuardLogs }): Serv
       }
       const page = await pageLogs(deps.logs, {
         orgId: org._id,
-        start: start.toJSDate(),
-        end: end.toJSDate(),
+        start: ceilToMillisecond(start),
+        end: ceilToMillisecond(end),
         projectId: req.projectId || undefined,
         flaggedOnly: req.flaggedOnly,
         detectedOnly: req.detectedOnly,

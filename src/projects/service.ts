@@ -49,7 +49,7 @@ export function projectService(deps: ProjectServiceDeps): ServiceImpl<typeof Pro
       throw new ApiError("validation_failed", `validation failed: policy_id: no policy '${policyId}' in this organization`);
     }
     return {
-      name: p.name,
+      name: p.name.trim(),
       policy_id: policyId,
       project_metadata: { ...p.projectMetadata },
       action: p.action as ProjectAction | undefined,

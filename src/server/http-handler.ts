@@ -3,7 +3,7 @@
 import type { IncomingMessage, ServerResponse } from "node:http";
 import type { Http2ServerRequest, Http2ServerResponse } from "node:http2";
 import { v7 as uuidv7 } from "uuid";
-import { requestIdHeader } from "../api/context.js";
+import { clientAddressHeader, requestIdHeader } from "../api/context.js";
 import type { Logger } from "../observability/logger.js";
 import { probe, probePaths, type ProbeState } from "./probes.js";
 import type { Metrics } from "../observability/metrics.js";
@@ -29,6 +29,8 @@ export function createHttpHandler(parts: HttpHandlerParts) {
     // client-sent X-Request-Id is not trusted.
     const requestId = uuidv7();
     req.headers[requestIdHeader] = requestId;
+    // From the socket, never from the client: failed authentications are limited per address.
+    req.headers[clientAddressHeader] = req.socket?.remoteAddress ?? "";
     res.setHeader("X-Request-Id", requestId);
     const path = (req.url ?? "/").split("?")[0];
     const template = parts.rest.templateOf(path);

@@ -4,11 +4,17 @@
 // Node's http2.createServer({allowHTTP1}) accepts HTTP/1.1 only over TLS
 // (ALPN), so on cleartext each connection's first bytes are sniffed: the
 // HTTP/2 connection preface goes to an http2 server, anything else to an http
-// server. Both servers run the same request handler.
+// server. Both servers run the same request handler. Each stage has its own
+// deadline (connection-limits.ts): reaching the protocol decision here, then
+// headers, body and idle time in http1-server.ts and http2-deadlines.ts.
 import { readFileSync } from "node:fs";
-import http from "node:http";
+import type http from "node:http";
 import http2 from "node:http2";
 import net from "node:net";
+import type { Logger } from "../observability/logger.js";
+import type { ConnectionLimits } from "./connection-limits.js";
+import { createHttp1Server } from "./http1-server.js";
+import { enforceHttp2Deadlines } from "./http2-deadlines.js";
 
 export type NodeHandler = (req: http.IncomingMessage | http2.Http2ServerRequest, res: http.ServerResponse | http2.Http2ServerResponse) => void;
 
@@ -17,6 +23,8 @@ export interface ListenOptions {
   port: number;
   handler: NodeHandler;
   tls?: { certFile: string; keyFile: string };
+  limits: ConnectionLimits;
+  log?: Logger;
 }
 
 export interface Listener {
@@ -30,11 +38,17 @@ const PREFACE = Buffer.from("PRI * HTTP/2.0\r\n\r\nSM\r\n\r\n");
 export async function listen(options: ListenOptions): Promise<Listener> {
   const sockets = new Set<net.Socket>();
   let front: net.Server;
-  const h1 = http.createServer(options.handler as http.RequestListener);
-  h1.keepAliveTimeout = 65_000;
+  const { limits } = options;
+  const h1 = createHttp1Server(options.handler as http.RequestListener, limits, options.log);
+  // One client cannot open streams without bound on one connection.
+  const settings = { maxConcurrentStreams: 100 };
   const h2 = options.tls
-    ? http2.createSecureServer({ cert: readFileSync(options.tls.certFile), key: readFileSync(options.tls.keyFile), allowHTTP1: true }, options.handler as never)
-    : http2.createServer({}, options.handler as never);
+    ? http2.createSecureServer(
+        { cert: readFileSync(options.tls.certFile), key: readFileSync(options.tls.keyFile), allowHTTP1: true, handshakeTimeout: limits.protocolTimeoutMs, settings },
+        options.handler as never,
+      )
+    : http2.createServer({ settings }, options.handler as never);
+  enforceHttp2Deadlines(h2, limits);
 
   // HTTP/1.1 sockets and their in-flight requests. http.Server only tracks
   // connections for closeIdleConnections() when it listens itself, which it
@@ -68,11 +82,15 @@ export async function listen(options: ListenOptions): Promise<Listener> {
   } else {
     front = net.createServer((socket) => {
       let seen: Buffer = Buffer.alloc(0);
+      // Absolute, not inactivity: a byte every few seconds must not stretch the 24-byte preface forever.
+      const undecided = setTimeout(() => socket.destroy(), limits.protocolTimeoutMs);
+      socket.once("close", () => clearTimeout(undecided));
       const onData = (chunk: Buffer) => {
         seen = seen.length ? Buffer.concat([seen, chunk]) : chunk;
         const n = Math.min(seen.length, PREFACE.length);
         const looksH2 = seen.subarray(0, n).equals(PREFACE.subarray(0, n));
         if (looksH2 && seen.length < PREFACE.length) return;
+        clearTimeout(undecided);
         socket.removeListener("data", onData);
         socket.pause();
         socket.unshift(seen);
@@ -83,6 +101,8 @@ export async function listen(options: ListenOptions): Promise<Listener> {
       socket.on("error", () => socket.destroy());
     });
   }
+  // Beyond the cap Node closes new connections as they are accepted.
+  front.maxConnections = limits.maxConnections;
   front.on("connection", (socket: net.Socket) => {
     sockets.add(socket);
     socket.once("close", () => sockets.delete(socket));

@@ -2,6 +2,7 @@
 // otherwise the embedded engine in the data directory.
 
 import type { Database } from "./collection.js";
+import type { StorageLog } from "./embedded/files.js";
 
 export interface StorageConfig {
   /** MONGODB_URI. When set, MongoDB is used and dataDir is ignored. */
@@ -14,6 +15,12 @@ export interface StorageConfig {
   ttlSweepIntervalMs?: number;
   /** Non-fatal storage problems (failed compaction, retried connection errors). */
   onWarning?: (message: string, error: unknown) => void;
+  /** Embedded engine: recovery notes and write failures, with their cause. */
+  log?: StorageLog;
+  /** Embedded engine: PARAPET_ACCEPT_JOURNAL_LOSS, journal segments whose damage the operator accepts. */
+  acceptJournalLoss?: string[];
+  /** Embedded engine: PARAPET_LOCK_WAIT_MS, how long to wait for the previous owner of the directory to exit. */
+  lockWaitMs?: number;
 }
 
 const DEFAULT_DATA_DIR = "./data";
@@ -30,5 +37,8 @@ export async function openDatabase(config: StorageConfig): Promise<Database> {
     compactionThresholdBytes: config.compactionThresholdBytes,
     ttlSweepIntervalMs: config.ttlSweepIntervalMs,
     onWarning: config.onWarning,
+    log: config.log,
+    acceptJournalLoss: config.acceptJournalLoss,
+    lock: { waitMs: config.lockWaitMs },
   });
 }

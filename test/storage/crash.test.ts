@@ -128,6 +128,37 @@ describe("crash safety of the embedded engine (child processes)", () => {
     await db.close();
   });
 
+  it("a restart right after kill -9 takes the lock over while the dead owner is not yet reaped", async () => {
+    const dir = tempDir();
+    dirs.push(dir);
+    // The writer runs under a shell that execs `sleep`, which never reaps: once killed, the
+    // writer stays a zombie, its pid still answering kill(pid, 0), as a not-yet-reaped process does.
+    const cmd = `${process.execPath} --import tsx ${writer} ${dir} hold & exec sleep 60`;
+    const parent = spawn("sh", ["-c", cmd], { stdio: ["ignore", "pipe", "inherit"] });
+    try {
+      await new Promise<void>((resolve, reject) => {
+        let out = "";
+        parent.stdout!.on("data", (c: Buffer) => {
+          out += c.toString();
+          if (out.includes("ready")) resolve();
+        });
+        setTimeout(() => reject(new Error("holder did not start")), 20_000);
+      });
+      const owner = (JSON.parse(fs.readFileSync(path.join(dir, "LOCK"), "utf8")) as { pid: number }).pid;
+      process.kill(owner, "SIGKILL");
+      const zombie = async () => fs.readFileSync(`/proc/${owner}/stat`, "utf8").split(") ")[1]?.startsWith("Z");
+      const deadline = Date.now() + 5000;
+      while (!(await zombie()) && Date.now() < deadline) await new Promise((r) => setTimeout(r, 10));
+      expect(await zombie()).toBe(true);
+      const started = Date.now();
+      const db = await EmbeddedDatabase.open({ dataDir: dir, ttlSweepIntervalMs: 0 });
+      expect(Date.now() - started).toBeLessThan(2000);
+      await db.close();
+    } finally {
+      parent.kill("SIGKILL");
+    }
+  });
+
   it("a full disk surfaces as an error and nothing more is acknowledged", async (ctx) => {
     const mnt = tempDir("parapet-tmpfs-");
     dirs.push(mnt);

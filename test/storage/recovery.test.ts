@@ -18,15 +18,24 @@ function freshDir(): string {
   dirs.push(d);
   return d;
 }
+// Small segments (1 MiB, preallocated) keep these tests fast; the size does not change the rules.
 const open = (dataDir: string, extra: Partial<Parameters<typeof EmbeddedDatabase.open>[0]> = {}) =>
-  EmbeddedDatabase.open({ dataDir, ttlSweepIntervalMs: 0, onWarning: () => undefined, ...extra });
+  EmbeddedDatabase.open({ dataDir, ttlSweepIntervalMs: 0, onWarning: () => undefined, segmentBytes: 1 << 20, ...extra });
 
-/** Offsets of the records in a journal file. */
+/** Offsets of the records in a journal file (they end where the preallocated zeros begin). */
 function recordOffsets(file: string): number[] {
   const buf = fs.readFileSync(file);
   const offs: number[] = [];
-  for (let off = 0; off < buf.length; off += HEADER_BYTES + buf.readUInt32LE(off)) offs.push(off);
+  for (let off = 0; off + HEADER_BYTES <= buf.length && buf.readUInt32LE(off) > 0; off += HEADER_BYTES + buf.readUInt32LE(off)) offs.push(off);
   return offs;
+}
+
+/** Where the records of a journal file end. */
+function recordsEnd(file: string): number {
+  const offs = recordOffsets(file);
+  const buf = fs.readFileSync(file);
+  const lastOff = offs[offs.length - 1];
+  return lastOff + HEADER_BYTES + buf.readUInt32LE(lastOff);
 }
 
 function journals(dir: string): string[] {
@@ -57,7 +66,12 @@ describe("embedded recovery", () => {
     await writeAndAbandon(dir, 20);
     const [file] = journals(dir);
     const offs = recordOffsets(file);
-    fs.truncateSync(file, offs[offs.length - 1] + 5); // a few bytes into the last record
+    // A torn write: the first bytes of the last record reached the disk, the rest did not.
+    const last = offs[offs.length - 1];
+    const bytes = fs.readFileSync(file);
+    bytes.fill(0, last + 5, recordsEnd(file));
+    bytes[last + 4] = 0xab;
+    fs.writeFileSync(file, bytes);
     const db = await open(dir);
     expect(db.recovery.discardedTailBytes).toBe(5);
     const c = await db.collection("things");
@@ -153,7 +167,13 @@ describe("failed writes (injected EIO / ENOSPC)", () => {
     it(`a failed ${kind} (${code}) rejects the write, stops the engine, and keeps what was acknowledged`, async () => {
       const dir = freshDir();
       const fault = failingIo(kind, code);
-      const db = await open(dir, { io: fault.io });
+      const logged: { fields: Record<string, unknown>; message: string }[] = [];
+      const log = {
+        info: () => undefined,
+        warn: () => undefined,
+        error: (fields: object, message: string) => logged.push({ fields: fields as Record<string, unknown>, message }),
+      };
+      const db = await open(dir, { io: fault.io, log });
       const c = await db.collection("things");
       for (let i = 0; i < 5; i++) await c.insertOne({ _id: `ok${i}` });
       fault.arm();
@@ -163,6 +183,13 @@ describe("failed writes (injected EIO / ENOSPC)", () => {
         expect((r as PromiseRejectedResult).reason).toBeInstanceOf(StorageUnavailableError);
         expect(String((r as PromiseRejectedResult).reason.message)).toContain(code);
       }
+      // The cause is logged once, with the code and the file, where the 503s begin.
+      expect(logged).toEqual([
+        {
+          fields: expect.objectContaining({ code, path: expect.stringMatching(new RegExp(`^${dir}/journal-\\d{8}\\.log$`)) }),
+          message: expect.stringContaining("answers 503"),
+        },
+      ]);
       // Failed state: no more acknowledgements, no reads, readiness fails.
       await expect(c.insertOne({ _id: "later" })).rejects.toBeInstanceOf(StorageUnavailableError);
       await expect(c.findOne({ _id: "ok0" })).rejects.toBeInstanceOf(StorageUnavailableError);
@@ -184,7 +211,8 @@ describe("compaction", () => {
     const db = await open(dir, { compactionThresholdBytes: 64 * 1024 });
     const c = await db.collection("rollups");
     for (let i = 0; i < 3000; i++) await c.updateOne({ _id: `r${i % 10}` }, { $inc: { n: 1 }, $set: { pad: "y".repeat(100) } }, { upsert: true });
-    const sizes = fs.readdirSync(dir).map((f) => fs.statSync(path.join(dir, f)).size);
+    // Disk actually used: segments are preallocated sparse files, their size is not their use.
+    const sizes = fs.readdirSync(dir).map((f) => fs.statSync(path.join(dir, f)).blocks * 512);
     expect(sizes.reduce((a, b) => a + b, 0)).toBeLessThan(400 * 1024);
     await db.close();
     const again = await open(dir);

@@ -2,23 +2,35 @@
 import type { Interceptor } from "@connectrpc/connect";
 import { accessOf } from "../../auth/access.js";
 import type { ApiKeys } from "../../auth/api-keys.js";
+import { AuthFailureLimiter } from "../../auth/auth-failures.js";
 import type { RateLimiter } from "../../auth/rate-limit.js";
-import { principalKey } from "../context.js";
+import { clientAddressHeader, principalKey } from "../context.js";
 import { ApiError } from "../errors.js";
 
 const bearer = /^Bearer\s+(\S+)\s*$/i;
 
-export function authInterceptor(keys: ApiKeys, limiter?: RateLimiter): Interceptor {
+export function authInterceptor(keys: ApiKeys, limiter?: RateLimiter, failures?: AuthFailureLimiter): Interceptor {
   return (next) => async (req) => {
     const access = accessOf(req.method);
     if (access.audience === "public") return next(req);
     const header = req.header.get("authorization");
     const presented = header ? bearer.exec(header)?.[1] : undefined;
+    const subjects = AuthFailureLimiter.subjects(req.header.get(clientAddressHeader) ?? undefined, presented);
+    const blocked = failures?.wait(subjects) ?? 0;
+    if (blocked > 0) {
+      throw new ApiError("rate_limited", `too many failed authentications from this address or for this key; retry in ${blocked} s`, {
+        "retry-after": String(blocked),
+      });
+    }
     if (!presented) {
+      failures?.failed(subjects);
       throw new ApiError("unauthenticated", "missing API key: send 'Authorization: Bearer <API_KEY>'");
     }
     const key = await keys.verify(presented);
-    if (!key) throw new ApiError("unauthenticated", "unknown or revoked API key");
+    if (!key) {
+      failures?.failed(subjects);
+      throw new ApiError("unauthenticated", "unknown or revoked API key");
+    }
     if (access.audience === "screening" && key.kind !== "screening") {
       throw new ApiError("forbidden", "this endpoint takes a screening key, not a platform key");
     }

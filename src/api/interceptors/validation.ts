@@ -5,6 +5,7 @@ import { pathToString } from "@bufbuild/protobuf/reflect";
 import type { Interceptor } from "@connectrpc/connect";
 import { ApiError } from "../errors.js";
 import { resourceFieldOf } from "../http-rules.js";
+import { maxJsonDepth, tooDeepJsonField } from "./json-depth.js";
 
 export interface FieldViolation {
   /** Path rooted at the resource the client sent, e.g. `detectors[1].location`. */
@@ -36,6 +37,9 @@ export function validationInterceptor(crossField: CrossFieldRules = {}): Interce
   const validator = createValidator();
   return (next) => async (req) => {
     if (!req.stream) {
+      // Before protovalidate, which recurses into the values too.
+      const deep = tooDeepJsonField(req.method.input, req.message as never);
+      if (deep) throw new ApiError("bad_request", `${deep}: free-form JSON nested deeper than ${maxJsonDepth} objects and arrays`);
       const result = validator.validate(req.method.input, req.message);
       if (result.kind === "error") throw result.error;
       const violations = result.kind === "invalid" ? result.violations.map((v) => rooted(v, resourceFieldOf(req.method))) : [];

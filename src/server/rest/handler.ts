@@ -13,9 +13,10 @@ import type { Http2ServerRequest, Http2ServerResponse } from "node:http2";
 import { create, fromJson, type DescMessage, type DescMethodUnary, type DescService } from "@bufbuild/protobuf";
 import { ConnectError, type ConnectRouter, type Interceptor } from "@connectrpc/connect";
 import { HttpBodySchema } from "../../../gen/google/api/httpbody_pb.js";
-import { requestIdHeader } from "../../api/context.js";
+import { clientAddressHeader, requestIdHeader } from "../../api/context.js";
 import { errorBody, errorDetailOf, errorKinds, toConnectError, type ErrorId } from "../../api/errors.js";
 import { httpRuleOf, type HttpRule } from "../../api/http-rules.js";
+import { maxJsonDepth } from "../../api/interceptors/json-depth.js";
 import { unaryImplementations } from "./invoke-unary.js";
 import { renderJson } from "./json-shape.js";
 import { matchPath, parsePathTemplate, type PathTemplate } from "./path-template.js";
@@ -162,6 +163,11 @@ export function createRestHandler(options: RestOptions): Rest {
         }
         json = parsed as Record<string, unknown>;
       } else {
+        // The body is one message field (policy, project, ...): anything but an object would
+        // otherwise reach fromJson and come back as a 422 field error (docs/api.md#errors: 400).
+        if (bodyField?.message && (parsed === null || typeof parsed !== "object" || Array.isArray(parsed))) {
+          return sendError(res, "malformed_json", `request body must be a JSON object (the ${route.rule.body})`, requestId);
+        }
         json[route.rule.body] = parsed;
       }
     }
@@ -171,6 +177,10 @@ export function createRestHandler(options: RestOptions): Rest {
     try {
       message = fromJson(input as DescMessage, json as never, { ignoreUnknownFields: true });
     } catch (err) {
+      // protobuf-es stops at 100 levels; the limit clients are told is maxJsonDepth (docs/api.md#protocol-errors).
+      if (/maximum recursion depth/.test(String(err))) {
+        return sendError(res, "bad_request", `request body: free-form JSON nested deeper than ${maxJsonDepth} objects and arrays`, requestId);
+      }
       return sendError(res, "validation_failed", decodeErrorMessage(err), requestId);
     }
     if (rawBodyField) {
@@ -181,6 +191,7 @@ export function createRestHandler(options: RestOptions): Rest {
     }
 
     const header = new Headers({ [requestIdHeader]: requestId });
+    header.set(clientAddressHeader, String(req.headers[clientAddressHeader] ?? ""));
     const auth = req.headers.authorization;
     if (auth) header.set("authorization", auth);
     try {

@@ -154,10 +154,10 @@ export class Compactor {
   }
 }
 
-function referencedFiles(disk: { capture: DiskCapture }[], files: RecordFiles): { no: number; kind: FileKind }[] {
+function referencedFiles(disk: { capture: DiskCapture }[], files: RecordFiles): { no: number; kind: FileKind; bytes: number }[] {
   const seen = new Set<number>();
   for (const { capture: c } of disk) {
     for (let r = 0; r < c.rows; r++) if (c.alive[r] === 1) seen.add(c.file[r]);
   }
-  return [...seen].sort((a, b) => a - b).map((no) => ({ no, kind: files.kindOf(no) ?? "journal" }));
+  return [...seen].sort((a, b) => a - b).map((no) => ({ no, kind: files.kindOf(no) ?? "journal", bytes: files.usedBytes(no) }));
 }

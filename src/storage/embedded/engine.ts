@@ -8,14 +8,13 @@
 // exactly the state that was acknowledged (plus, possibly, writes that were
 // written but not yet acknowledged when the process died, which is allowed).
 
-import fs from "node:fs";
 import path from "node:path";
 import { type Collection, type CollectionOptions, type Database, type Doc, type IndexSpec } from "../collection.js";
 import { EmbeddedCollection } from "./collection.js";
 import { Compactor } from "./compaction.js";
 import { DiskTable } from "./disk-table.js";
-import { RecordFiles, type RecordLocation } from "./files.js";
-import { nodeJournalIo, type Journal, type JournalIo } from "./journal.js";
+import { consoleStorageLog, RecordFiles, secureDirectory, type RecordLocation, type StorageLog } from "./files.js";
+import { DEFAULT_SEGMENT_BYTES, nodeJournalIo, type Journal, type JournalIo } from "./journal.js";
 import { acquireLock, type DirectoryLock, type LockOptions } from "./lock.js";
 import { RANK_DATE } from "./keys.js";
 import { MemoryTable } from "./memory-table.js";
@@ -37,8 +36,17 @@ export interface EmbeddedOptions {
   /** Test hook: the journal's write/fsync calls. */
   io?: JournalIo;
   lock?: LockOptions;
-  /** Non-fatal problems (a failed compaction or TTL sweep). Default: console.warn. */
+  /** Non-fatal problems (a failed compaction or TTL sweep). Default: `log.warn`. */
   onWarning?: (message: string, error: unknown) => void;
+  /** Recovery notes (discarded tails, tightened permissions) and the cause of a write failure. Default: stderr for problems. */
+  log?: StorageLog;
+  /**
+   * Journal segment file names whose damage (truncation, corrupt tail) the operator accepts losing
+   * (PARAPET_ACCEPT_JOURNAL_LOSS, docs/storage.md#damaged-journal). Default: none, refuse to start.
+   */
+  acceptJournalLoss?: string[];
+  /** Size of a journal segment (preallocated). Default 64 MiB. */
+  segmentBytes?: number;
 }
 
 export interface CollectionDescription {
@@ -66,13 +74,15 @@ export class EmbeddedDatabase implements Database {
     private readonly lock: DirectoryLock,
   ) {
     this.files = new RecordFiles(dataDir);
-    this.warn = options.onWarning ?? ((message, error) => console.warn(`parapet storage: ${message}`, error));
+    const log = options.log ?? consoleStorageLog;
+    this.warn = options.onWarning ?? ((message, error) => log.warn({ err: String(error) }, message));
   }
 
   static async open(options: EmbeddedOptions): Promise<EmbeddedDatabase> {
     const dir = path.resolve(options.dataDir);
-    fs.mkdirSync(dir, { recursive: true });
-    const lock = acquireLock(dir, options.lock);
+    const log = options.log ?? consoleStorageLog;
+    secureDirectory(dir, log);
+    const lock = await acquireLock(dir, { ...options.lock, log });
     const db = new EmbeddedDatabase(dir, options, lock);
     try {
       db.recover();
@@ -314,10 +324,15 @@ export class EmbeddedDatabase implements Database {
   }
 
   private recover(): void {
-    const { journal, position, report } = recoverDirectory(this.dataDir, this.files, this.options.io ?? nodeJournalIo, {
-      has: (name) => this.tables.has(name),
-      tableOrThrow: (name) => this.tableOrThrow(name),
-      createTable: (name, options) => this.createTable(name, options),
+    const tables = {
+      has: (name: string) => this.tables.has(name),
+      tableOrThrow: (name: string) => this.tableOrThrow(name),
+      createTable: (name: string, options: CollectionOptions) => this.createTable(name, options),
+    };
+    const { journal, position, report } = recoverDirectory(this.dataDir, this.files, this.options.io ?? nodeJournalIo, tables, {
+      log: this.options.log ?? consoleStorageLog,
+      acceptLoss: this.options.acceptJournalLoss ?? [],
+      segmentBytes: this.options.segmentBytes ?? DEFAULT_SEGMENT_BYTES,
     });
     this.journal = journal;
     this.compaction = new Compactor(this.dataDir, this.files, this.tables, journal, position, this.options, this.warn);

@@ -14,6 +14,46 @@ import { checkFrame, decodeRecord, type DecodedRecord } from "./record.js";
 
 export type FileKind = "journal" | "data" | "snapshot";
 
+/** The data directory holds screened content and PII: only the service's user may read it. */
+const DIR_MODE = 0o700;
+export const FILE_MODE = 0o600;
+
+/** What the engine logs (a pino logger fits). */
+export interface StorageLog {
+  info(fields: object, message: string): void;
+  warn(fields: object, message: string): void;
+  error(fields: object, message: string): void;
+}
+
+/** Without a logger: problems to stderr, routine notes nowhere. */
+export const consoleStorageLog: StorageLog = {
+  info: () => undefined,
+  warn: (fields, message) => console.warn(`parapet storage: ${message}`, fields),
+  error: (fields, message) => console.error(`parapet storage: ${message}`, fields),
+};
+
+/**
+ * Creates the data directory 0700 and tightens one made by an earlier version (0755, files
+ * 0644), logging what changed. A file it cannot change (another owner) is logged, not fatal.
+ */
+export function secureDirectory(dir: string, log: StorageLog): void {
+  fs.mkdirSync(dir, { recursive: true, mode: DIR_MODE });
+  const tighten = (p: string, mode: number) => {
+    const before = fs.statSync(p).mode & 0o777;
+    if ((before & ~mode) === 0) return;
+    try {
+      fs.chmodSync(p, before & mode);
+      log.info({ path: p, from: before.toString(8), to: (before & mode).toString(8) }, "data directory permissions tightened");
+    } catch (e) {
+      log.warn({ path: p, mode: before.toString(8), code: (e as NodeJS.ErrnoException).code }, "could not tighten permissions in the data directory");
+    }
+  };
+  tighten(dir, DIR_MODE);
+  for (const entry of fs.readdirSync(dir, { withFileTypes: true })) {
+    if (entry.isFile()) tighten(path.join(dir, entry.name), FILE_MODE);
+  }
+}
+
 const PATTERN = /^(journal|data|snapshot)-(\d{8,})\.(log|snap)$/;
 
 export function fileName(kind: FileKind, no: number): string {
@@ -64,6 +104,8 @@ class CorruptRecordError extends Error {
  */
 export class RecordFiles {
   private readonly fds = new Map<number, { fd: number; kind: FileKind }>();
+  /** Bytes of records in a journal segment (its file is preallocated, so its size says nothing). */
+  private readonly used = new Map<number, number>();
   /** Records appended but not yet written out, served from memory (journal.ts). */
   pending: (file: number, off: number) => Buffer | undefined = () => undefined;
 
@@ -76,6 +118,15 @@ export class RecordFiles {
   /** Registers a file this object may read; fd is opened lazily when omitted. */
   register(no: number, kind: FileKind, fd = -1): void {
     this.fds.set(no, { fd, kind });
+  }
+
+  setUsed(no: number, bytes: number): void {
+    this.used.set(no, bytes);
+  }
+
+  /** Bytes in use in file `no`: the records of a journal segment, the size of other files. */
+  usedBytes(no: number): number {
+    return this.used.get(no) ?? fs.statSync(this.pathOf(no)).size;
   }
 
   has(no: number): boolean {
@@ -119,6 +170,7 @@ export class RecordFiles {
     const entry = this.fds.get(no);
     if (!entry) return;
     this.fds.delete(no);
+    this.used.delete(no);
     if (entry.fd >= 0) fs.closeSync(entry.fd);
     fs.rmSync(this.pathOf(no, entry.kind), { force: true });
   }

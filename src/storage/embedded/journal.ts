@@ -11,12 +11,35 @@
 // fsync after a failure can report success for pages the kernel already
 // dropped (the PostgreSQL "fsyncgate" lesson), so the process must restart and
 // recover from what is really on disk.
+//
+// Segments are preallocated (docs/storage.md#journal-segments): a segment is created, under a
+// temporary name, with its start record and its full size, fsynced and renamed into place, so
+// the size a segment was created with is on disk before anything in it is acknowledged. A crash
+// never shortens a file, so a segment shorter than the size its start record names was
+// truncated: acknowledged writes may be gone, and recovery refuses to start instead of
+// replaying what is left.
 
 import fs from "node:fs";
 import path from "node:path";
 import { StorageUnavailableError } from "../collection.js";
-import { fileName, type RecordFiles, type RecordLocation } from "./files.js";
-import { checkFrame, decodeRecord, encodeRecord, HEADER_BYTES, OP_SEGMENT_START, type DecodedRecord } from "./record.js";
+import { FILE_MODE, fileName, type RecordFiles, type RecordLocation, type StorageLog } from "./files.js";
+import { checkFrame, decodeBody, decodeRecord, encodeRecord, HEADER_BYTES, OP_SEGMENT_START, type DecodedRecord } from "./record.js";
+
+/** Default size of a journal segment. Sparse where the file system allows it: unwritten space takes no disk. */
+export const DEFAULT_SEGMENT_BYTES = 64 * 1024 * 1024;
+const SEGMENT_ROUNDING = 1024 * 1024;
+
+/** Body of a segment's start record. `capacity` is absent in segments written before preallocation. */
+export interface SegmentStart {
+  previous: number;
+  capacity?: number;
+}
+
+/** Where the next segments come from: their numbers and their size. */
+export interface SegmentSource {
+  next(): number;
+  bytes: number;
+}
 
 /** The system calls the journal makes, replaceable in tests (full disk, failing fsync). */
 export interface JournalIo {
@@ -64,8 +87,9 @@ class Group {
     this.done.catch(() => undefined);
   }
 
+  /** A group with no records still has work when a new segment's name must reach the disk. */
   get empty(): boolean {
-    return this.parts.length === 0;
+    return this.parts.length === 0 && !this.dirSync;
   }
 }
 
@@ -85,18 +109,23 @@ export class Journal {
     fd: number,
     /** Bytes in the current segment, including records not yet written. */
     public size: number,
+    /** Size the current segment was created with; a record that does not fit goes to a new segment. */
+    private capacity: number,
+    private readonly source: SegmentSource,
+    private readonly log: StorageLog,
   ) {
     this.fd = fd;
     files.pending = (file, off) => this.pendingRecord(file, off);
+    files.setUsed(segment, size);
   }
 
-  /** Creates segment `no` and appends its start record; the directory is synced before any record in it is acknowledged. */
-  static create(dir: string, files: RecordFiles, io: JournalIo, no: number, previous: number, overwrite = false): Journal {
-    const fd = fs.openSync(path.join(dir, fileName("journal", no)), overwrite ? "w+" : "wx+");
+  /** Creates segment `no` after `previous`; the directory is synced before any record in it is acknowledged. */
+  static create(dir: string, files: RecordFiles, io: JournalIo, no: number, previous: number, source: SegmentSource, log: StorageLog): Journal {
+    const { fd, size, capacity } = createSegment(dir, no, previous, source.bytes);
     files.register(no, "journal", fd);
-    const journal = new Journal(dir, files, io, no, fd, 0);
+    const journal = new Journal(dir, files, io, no, fd, size, capacity, source, log);
     journal.current.dirSync = true;
-    journal.append(encodeRecord(OP_SEGMENT_START, "", { previous }));
+    journal.schedule();
     return journal;
   }
 
@@ -107,6 +136,7 @@ export class Journal {
   /** Queues a record; throws once the journal has failed. Durable when `durable()` resolves. */
   append(rec: Buffer): RecordLocation {
     if (this.failure) throw this.failure;
+    if (this.size + rec.length > this.capacity) this.rotate(this.source.next(), rec.length);
     const group = this.current;
     let part = group.parts[group.parts.length - 1];
     if (!part || part.file !== this.segment) {
@@ -118,6 +148,7 @@ export class Journal {
     part.byOffset.set(loc.off, rec);
     part.bytes += rec.length;
     this.size += rec.length;
+    this.files.setUsed(this.segment, this.size);
     this.schedule();
     return loc;
   }
@@ -130,17 +161,23 @@ export class Journal {
     return Promise.resolve();
   }
 
-  /** Starts segment `no`; later appends go there. */
-  rotate(no: number): void {
+  /** Starts segment `no` (large enough for a first record of `need` bytes); later appends go there. */
+  rotate(no: number, need = 0): void {
     if (this.failure) throw this.failure;
-    const previous = this.segment;
-    const fd = fs.openSync(path.join(this.dir, fileName("journal", no)), "wx+");
-    this.files.register(no, "journal", fd);
+    let created: { fd: number; size: number; capacity: number };
+    try {
+      created = createSegment(this.dir, no, this.segment, this.source.bytes, need);
+    } catch (e) {
+      throw this.fail(e, path.join(this.dir, fileName("journal", no)));
+    }
+    this.files.register(no, "journal", created.fd);
     this.segment = no;
-    this.fd = fd;
-    this.size = 0;
+    this.fd = created.fd;
+    this.size = created.size;
+    this.capacity = created.capacity;
+    this.files.setUsed(no, created.size);
     this.current.dirSync = true;
-    this.append(encodeRecord(OP_SEGMENT_START, "", { previous }));
+    this.schedule();
   }
 
   private pendingRecord(file: number, off: number): Buffer | undefined {
@@ -170,26 +207,44 @@ export class Journal {
     if (group.empty) return;
     this.current = new Group();
     this.inflight = group;
+    let file = path.join(this.dir, fileName("journal", group.parts[0]?.file ?? this.segment));
     try {
-      for (const part of group.parts) await this.writeAll(part);
-      for (const part of group.parts) await this.io.fdatasync(part.fd);
+      // One segment after the other, each synced before the next is written: a record found in
+      // a later segment then proves every earlier one complete, which is what lets recovery tell
+      // an interrupted rotation from damage.
+      for (const part of group.parts) {
+        file = path.join(this.dir, fileName("journal", part.file));
+        await this.writeAll(part);
+        await this.io.fdatasync(part.fd);
+      }
+      file = this.dir;
       if (group.dirSync) await this.io.fsyncDir(this.dir);
       group.resolve();
     } catch (e) {
-      const err = e as NodeJS.ErrnoException;
-      const file = path.join(this.dir, fileName("journal", group.parts[0]?.file ?? this.segment));
-      this.failure = new StorageUnavailableError(
-        `embedded storage stopped: writing ${file} failed (${err.code ?? err.message}). ` +
-          "Writes acknowledged before this are on disk; nothing else will be acknowledged. " +
-          "Fix the cause (disk full? I/O error?) and restart the process.",
-        { cause: e },
-      );
-      group.reject(this.failure);
-      this.current.reject(this.failure);
+      const failure = this.fail(e, file);
+      group.reject(failure);
+      this.current.reject(failure);
     } finally {
       this.inflight = undefined;
       if (!this.failure && !this.current.empty) this.schedule();
     }
+  }
+
+  /** Stops the journal for good, logging the cause once: every later call answers 503 because of it. */
+  private fail(e: unknown, file: string): StorageUnavailableError {
+    if (this.failure) return this.failure;
+    const err = e as NodeJS.ErrnoException;
+    this.failure = new StorageUnavailableError(
+      `embedded storage stopped: writing ${file} failed (${err.code ?? err.message}). ` +
+        "Writes acknowledged before this are on disk; nothing else will be acknowledged. " +
+        "Fix the cause (disk full? I/O error?) and restart the process.",
+      { cause: e },
+    );
+    this.log.error(
+      { code: err.code ?? null, errno: err.errno ?? null, syscall: err.syscall ?? null, path: file, err: err.message },
+      "embedded storage stopped: a journal write failed; every request needing storage answers 503 until a restart",
+    );
+    return this.failure;
   }
 
   private async writeAll(part: Part): Promise<void> {
@@ -208,13 +263,10 @@ export class CorruptJournalError extends Error {
   constructor(
     readonly file: string,
     readonly offset: number,
-    reason: string,
+    readonly reason: string,
+    advice = "restore the data directory from a backup",
   ) {
-    super(
-      `journal ${file} is corrupt at byte offset ${offset} (${reason}) and valid records follow, ` +
-        "so this is not an interrupted write. Refusing to start: restore the data directory from a backup, " +
-        "or, accepting the loss of everything from that offset on, truncate the file to that length.",
-    );
+    super(`journal ${file} is corrupt at byte offset ${offset} (${reason}), so this is not an interrupted write. Refusing to start: ${advice}.`);
     this.name = "CorruptJournalError";
   }
 }
@@ -222,23 +274,25 @@ export class CorruptJournalError extends Error {
 export interface ScanResult {
   /** Offset after the last valid record. */
   end: number;
-  /** Bytes of a torn last record (0 when the file ended cleanly). */
+  /** Bytes of a torn last record (0 when the records ended cleanly). */
   tornBytes: number;
 }
 
 /**
- * Walks the records of one segment. A bad record with nothing valid after it is
- * a torn tail from an interrupted write: it is reported for truncation (only
- * allowed in the last segment; earlier ones were fsynced before the next was
- * created). A bad record with a valid record after it is corruption.
+ * Walks the records of one segment. A bad record with nothing valid after it in the file is
+ * a torn tail from an interrupted write, reported for the caller to judge (recovery.ts: only
+ * where nothing acknowledged can follow it). A bad record with a valid record after it is
+ * corruption. In a preallocated segment the records end where zeros begin.
  */
-export function scanSegment(file: string, buf: Buffer, isLast: boolean, onRecord: (rec: DecodedRecord, off: number, len: number) => void): ScanResult {
+export function scanSegment(file: string, buf: Buffer, preallocated: boolean, onRecord: (rec: DecodedRecord, off: number, len: number) => void): ScanResult {
   let off = 0;
   while (off < buf.length) {
     const check = checkFrame(buf, off);
     if (!check.ok) {
-      if (!isLast || validRecordAfter(buf, off)) throw new CorruptJournalError(file, off, check.reason);
-      return { end: off, tornBytes: buf.length - off };
+      const dataEnd = preallocated ? lastNonZero(buf, off) + 1 : buf.length;
+      if (dataEnd <= off) return { end: off, tornBytes: 0 };
+      if (validRecordAfter(buf, off, dataEnd)) throw new CorruptJournalError(file, off, `${check.reason}, and valid records follow`);
+      return { end: off, tornBytes: dataEnd - off };
     }
     const rec = decodeRecord(buf.subarray(off, off + check.length));
     try {
@@ -252,14 +306,63 @@ export function scanSegment(file: string, buf: Buffer, isLast: boolean, onRecord
   return { end: off, tornBytes: 0 };
 }
 
-function validRecordAfter(buf: Buffer, bad: number): boolean {
-  // The declared length usually survives a flipped payload byte: try that boundary first.
-  if (buf.length - bad >= HEADER_BYTES) {
-    const next = bad + HEADER_BYTES + buf.readUInt32LE(bad);
-    if (next < buf.length && checkFrame(buf, next).ok) return true;
+/** Index of the last non-zero byte at or after `from`, or from - 1. Compares natively, 64 KiB at a time. */
+function lastNonZero(buf: Buffer, from: number): number {
+  const zeros = Buffer.alloc(64 * 1024);
+  let end = buf.length;
+  while (end > from) {
+    const start = Math.max(from, end - zeros.length);
+    if (buf.compare(zeros, 0, end - start, start, end) !== 0) {
+      for (let i = end - 1; i >= start; i--) if (buf[i] !== 0) return i;
+    }
+    end = start;
   }
-  for (let off = bad + 1; off + HEADER_BYTES < buf.length; off++) {
+  return from - 1;
+}
+
+/** Whether a valid record starts after `bad` and before `limit` (where the written bytes end). */
+function validRecordAfter(buf: Buffer, bad: number, limit: number): boolean {
+  // The declared length usually survives a flipped payload byte: try that boundary first.
+  if (limit - bad >= HEADER_BYTES) {
+    const next = bad + HEADER_BYTES + buf.readUInt32LE(bad);
+    if (next < limit && checkFrame(buf, next).ok) return true;
+  }
+  for (let off = bad + 1; off + HEADER_BYTES < limit; off++) {
     if (checkFrame(buf, off).ok) return true;
   }
   return false;
+}
+
+/** The first frame of a segment, decoded, or undefined when the file does not start with a valid start record. */
+export function segmentStartOf(buf: Buffer): SegmentStart | undefined {
+  const check = checkFrame(buf, 0);
+  if (!check.ok) return undefined;
+  const rec = decodeRecord(buf.subarray(0, check.length));
+  if (rec.op !== OP_SEGMENT_START) return undefined;
+  return decodeBody<SegmentStart>(rec.body);
+}
+
+/**
+ * Creates journal segment `no` complete: start record written and full size set under a
+ * temporary name, fsynced, then renamed into place. Returns the open descriptor (read-write).
+ */
+function createSegment(dir: string, no: number, previous: number, bytes: number, need = 0): { fd: number; size: number; capacity: number } {
+  // 64 bytes bound the start record, whose encoded size depends on the numbers in it.
+  const capacity = Math.max(bytes, Math.ceil((need + 64) / SEGMENT_ROUNDING) * SEGMENT_ROUNDING);
+  const start = encodeRecord(OP_SEGMENT_START, "", { previous, capacity } satisfies SegmentStart);
+  const file = path.join(dir, fileName("journal", no));
+  const tmp = `${file}.tmp`;
+  const fd = fs.openSync(tmp, "w+", FILE_MODE);
+  try {
+    let done = 0;
+    while (done < start.length) done += fs.writeSync(fd, start, done, start.length - done, done);
+    fs.ftruncateSync(fd, capacity);
+    fs.fsyncSync(fd);
+    fs.renameSync(tmp, file);
+  } catch (e) {
+    fs.closeSync(fd);
+    fs.rmSync(tmp, { force: true });
+    throw e;
+  }
+  return { fd, size: start.length, capacity };
 }

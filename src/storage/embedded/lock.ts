@@ -10,10 +10,18 @@
 // PID 1 in a restarted container); on another host (a volume shared between
 // containers) the heartbeat stopped for longer than `staleAfterMs`. Otherwise
 // opening fails at once, naming the directory and the owner.
+//
+// Right after `kill -9` the owner's pid still exists until its parent reaps it
+// (a zombie, which holds no files) or while the kernel tears it down: waiting
+// for that is the difference between a restart that works and one that fails
+// half the time. A zombie counts as gone; an exiting process is waited for, with
+// backoff, for at most `waitMs`; a running one fails at once.
 
 import fs from "node:fs";
 import os from "node:os";
 import path from "node:path";
+import { setTimeout as sleep } from "node:timers/promises";
+import { FILE_MODE, type StorageLog } from "./files.js";
 
 const LOCK_FILE = "LOCK";
 
@@ -26,6 +34,9 @@ interface LockContent {
 export interface LockOptions {
   heartbeatMs?: number;
   staleAfterMs?: number;
+  /** How long to wait for an owner that is exiting (or whose state cannot be read) to go. Default 10 s. */
+  waitMs?: number;
+  log?: StorageLog;
 }
 
 export interface DirectoryLock {
@@ -46,9 +57,12 @@ class DataDirectoryLockedError extends Error {
 /** Directories this process holds, to refuse a second open from the same pid. */
 const heldHere = new Set<string>();
 
-export function acquireLock(dir: string, options: LockOptions = {}): DirectoryLock {
+export async function acquireLock(dir: string, options: LockOptions = {}): Promise<DirectoryLock> {
   const heartbeatMs = options.heartbeatMs ?? 5_000;
   const staleAfterMs = options.staleAfterMs ?? 30_000;
+  const waitMs = options.waitMs ?? 10_000;
+  const started = Date.now();
+  let pause = 20;
   const key = path.resolve(dir);
   const lockPath = path.join(dir, LOCK_FILE);
   if (heldHere.has(key)) {
@@ -57,7 +71,7 @@ export function acquireLock(dir: string, options: LockOptions = {}): DirectoryLo
   const content: LockContent = { pid: process.pid, host: os.hostname(), startedAt: new Date().toISOString() };
   const text = JSON.stringify(content);
 
-  for (let attempt = 0; attempt < 3; attempt++) {
+  for (let attempt = 0; attempt < 3;) {
     if (tryCreate(dir, lockPath, text)) {
       heldHere.add(key);
       const timer = setInterval(() => {
@@ -82,17 +96,27 @@ export function acquireLock(dir: string, options: LockOptions = {}): DirectoryLo
       };
     }
     const existing = readLock(lockPath);
-    if (!existing) continue; // removed between our attempt and the read
+    if (!existing) {
+      attempt++; // removed between our attempt and the read
+      continue;
+    }
     const verdict = judge(existing, staleAfterMs);
+    if (verdict.held === "going" && Date.now() - started < waitMs) {
+      await sleep(pause);
+      pause = Math.min(pause * 2, 500);
+      continue;
+    }
     if (verdict.held) throw new DataDirectoryLockedError(dir, existing.content, verdict.detail);
+    if (Date.now() - started > 1000) options.log?.info({ dir, waited_ms: Date.now() - started }, "took over the lock of a process that exited");
     takeOver(lockPath, existing.raw);
+    attempt++;
   }
   throw new DataDirectoryLockedError(dir, undefined, `could not take ${lockPath} after three attempts (another process is starting?)`);
 }
 
 function tryCreate(dir: string, lockPath: string, text: string): boolean {
   const tmp = path.join(dir, `${LOCK_FILE}.${process.pid}.${Math.random().toString(36).slice(2)}.tmp`);
-  fs.writeFileSync(tmp, text, { flag: "wx" });
+  fs.writeFileSync(tmp, text, { flag: "wx", mode: FILE_MODE });
   try {
     fs.linkSync(tmp, lockPath);
     return true;
@@ -122,14 +146,19 @@ function readLock(lockPath: string): { raw: string; content: LockContent | undef
   }
 }
 
-function judge(existing: { content: LockContent | undefined; mtimeMs: number }, staleAfterMs: number): { held: boolean; detail: string } {
+/** false: take it over; "going": the owner is exiting, wait; true: in use. */
+function judge(existing: { content: LockContent | undefined; mtimeMs: number }, staleAfterMs: number): { held: boolean | "going"; detail: string } {
   const { content } = existing;
   // Content is written before the file appears, so unreadable content is damage, not a starting owner.
   if (!content) return { held: false, detail: "" };
   const owner = `pid ${content.pid} on host ${content.host}, started ${content.startedAt}`;
   if (content.host === os.hostname()) {
-    if (content.pid === process.pid) return { held: false, detail: "" };
-    return pidAlive(content.pid) ? { held: true, detail: `held by ${owner}` } : { held: false, detail: "" };
+    if (content.pid === process.pid || !pidAlive(content.pid)) return { held: false, detail: "" };
+    const state = processState(content.pid);
+    if (state === "zombie") return { held: false, detail: "" };
+    // Without /proc (not Linux) a dying owner cannot be told from a running one: wait for both.
+    if (state === "exiting" || state === "unknown") return { held: "going", detail: `held by ${owner}, which did not exit in time` };
+    return { held: true, detail: `held by ${owner}` };
   }
   const age = Date.now() - existing.mtimeMs;
   if (age > staleAfterMs) return { held: false, detail: "" };
@@ -137,6 +166,24 @@ function judge(existing: { content: LockContent | undefined; mtimeMs: number }, 
     held: true,
     detail: `held by ${owner}, heartbeat ${Math.round(age / 1000)} s ago; if that process is gone, retry after ${Math.ceil((staleAfterMs - age) / 1000)} s`,
   };
+}
+
+/** PF_EXITING in /proc/PID/stat's flags: the process got a fatal signal and is being torn down. */
+const PF_EXITING = 0x4;
+
+/** What Linux says about a pid that exists: still running, being torn down, or a zombie waiting to be reaped. */
+function processState(pid: number): "running" | "exiting" | "zombie" | "unknown" {
+  let stat: string;
+  try {
+    stat = fs.readFileSync(`/proc/${pid}/stat`, "utf8");
+  } catch (e) {
+    return (e as NodeJS.ErrnoException).code === "ENOENT" && fs.existsSync("/proc/self/stat") ? "zombie" : "unknown";
+  }
+  // "pid (comm) state ppid pgrp session tty_nr tpgid flags ...": comm may hold spaces and parentheses.
+  const fields = stat.slice(stat.lastIndexOf(")") + 2).split(" ");
+  const state = fields[0];
+  if (state === "Z" || state === "X" || state === "x") return "zombie";
+  return Number(fields[6]) & PF_EXITING ? "exiting" : "running";
 }
 
 function pidAlive(pid: number): boolean {

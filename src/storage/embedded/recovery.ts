@@ -7,8 +7,8 @@ import fs from "node:fs";
 import path from "node:path";
 import type { CollectionOptions, Doc, IndexSpec } from "../collection.js";
 import type { DirectoryPosition } from "./compaction.js";
-import { fileName, parseFileName, type FileKind, type RecordFiles, type RecordLocation } from "./files.js";
-import { CorruptJournalError, Journal, scanSegment, type JournalIo } from "./journal.js";
+import { fileName, parseFileName, type FileKind, type RecordFiles, type RecordLocation, type StorageLog } from "./files.js";
+import { CorruptJournalError, Journal, scanSegment, segmentStartOf, type JournalIo, type ScanResult } from "./journal.js";
 import type { Table } from "./query.js";
 import { decodeBody, OP_CREATE_COLLECTION, OP_CREATE_INDEX, OP_DELETE, OP_PUT, OP_SEGMENT_START, OP_SET_OPTIONS, OP_TS_DELETE, type DecodedRecord } from "./record.js";
 import { readSnapshot } from "./snapshot.js";
@@ -42,8 +42,16 @@ interface ReplayState {
   seqMaps: Map<string, Map<number, number>>;
 }
 
+export interface RecoveryOptions {
+  log: StorageLog;
+  /** Segment file names whose damage the operator accepted (PARAPET_ACCEPT_JOURNAL_LOSS). */
+  acceptLoss: string[];
+  /** Size of new journal segments. */
+  segmentBytes: number;
+}
+
 /** Loads the data directory into `tables` and reopens its journal. */
-export function recoverDirectory(dir: string, files: RecordFiles, io: JournalIo, tables: RecoveryTables): Recovered {
+export function recoverDirectory(dir: string, files: RecordFiles, io: JournalIo, tables: RecoveryTables, options: RecoveryOptions): Recovered {
   const started = performance.now();
   const position: DirectoryPosition = { snapshotNo: 0, replayFrom: 0, nextFileNo: 1, replayBytes: 0, lastSnapshotBytes: 0 };
   const entries = fs.readdirSync(dir);
@@ -77,37 +85,87 @@ export function recoverDirectory(dir: string, files: RecordFiles, io: JournalIo,
   const replay: ReplayState = { previousJournal: state ? -1 : 0, seqMaps: new Map() };
   let replayedRecords = 0;
   let discardedTailBytes = 0;
-  let lastEnd = 0;
+  const cuts: { file: string; end: number; bytes: number; preallocated: boolean }[] = [];
+  /** A torn tail in a segment that is not the last: fine only if nothing was written after it. */
+  let tornEarlier: { file: string; off: number } | undefined;
+  let last: { no: number; end: number; capacity: number | undefined; fresh: boolean } | undefined;
   journals.forEach((j, i) => {
     const file = path.join(dir, fileName("journal", j.no));
     const isLast = i === journals.length - 1;
+    const name = fileName("journal", j.no);
+    const accepted = isLast && options.acceptLoss.includes(name);
+    const advice = lossAdvice(name, isLast);
     if (!files.has(j.no)) files.register(j.no, "journal");
-    let first = true;
-    const result = scanSegment(file, fs.readFileSync(file), isLast, (rec, off, len) => {
-      if (first) {
-        first = false;
-        if (rec.op !== OP_SEGMENT_START) throw new CorruptJournalError(file, off, "segment does not begin with its start record");
-        const { previous } = decodeBody<{ previous: number }>(rec.body);
-        if (replay.previousJournal >= 0 && previous !== replay.previousJournal) {
-          throw new CorruptJournalError(
-            file,
-            off,
-            `segment follows journal ${previous}, but the segment before it on disk is ${replay.previousJournal}: a segment is missing`,
-          );
-        }
-        return;
-      }
-      applyRecord(rec, { file: j.no, off, len }, replay, tables);
-      position.replayBytes += len;
-      replayedRecords++;
-    });
-    replay.previousJournal = j.no;
-    if (result.tornBytes > 0) {
-      discardedTailBytes += result.tornBytes;
-      truncateDurably(file, result.end);
+    const buf = fs.readFileSync(file);
+    const start = segmentStartOf(buf);
+    if (!start) {
+      // Segments are created with their start record (journal.ts), so a file without one lost it.
+      const reason = `the file is ${buf.length} bytes and does not begin with its segment start record`;
+      if (!accepted) throw new CorruptJournalError(file, 0, reason, advice);
+      options.log.warn({ file, bytes: buf.length }, "journal segment without its start record: recreated empty, as PARAPET_ACCEPT_JOURNAL_LOSS allows");
+      last = { no: j.no, end: 0, capacity: undefined, fresh: true };
+      return;
     }
-    if (isLast) lastEnd = result.end;
+    if (replay.previousJournal >= 0 && start.previous !== replay.previousJournal) {
+      throw new CorruptJournalError(
+        file,
+        0,
+        `segment follows journal ${start.previous}, but the segment before it on disk is ${replay.previousJournal}: a segment is missing`,
+      );
+    }
+    const preallocated = start.capacity !== undefined;
+    if (preallocated && buf.length < start.capacity!) {
+      // A crash never shortens a preallocated segment: this file was truncated after the fact.
+      const reason = `the file is ${buf.length} bytes but was created with ${start.capacity}: truncated, and acknowledged writes after byte ${buf.length} may be lost`;
+      if (!accepted) throw new CorruptJournalError(file, buf.length, reason, advice);
+      options.log.warn(
+        { file, bytes: buf.length, created_bytes: start.capacity },
+        "truncated journal segment: replaying what is left, as PARAPET_ACCEPT_JOURNAL_LOSS allows",
+      );
+    }
+    let first = true;
+    let records = 0;
+    let result: ScanResult;
+    try {
+      result = scanSegment(file, buf, preallocated, (rec, off, len) => {
+        if (first) {
+          first = false;
+          return;
+        }
+        applyRecord(rec, { file: j.no, off, len }, replay, tables);
+        position.replayBytes += len;
+        records++;
+      });
+    } catch (e) {
+      if (!(e instanceof CorruptJournalError)) throw e;
+      if (!accepted) throw new CorruptJournalError(e.file, e.offset, e.reason, advice);
+      // Accepted: everything from the damage on goes, as an operator truncating the file would.
+      result = { end: e.offset, tornBytes: buf.length - e.offset };
+      options.log.warn({ file, offset: e.offset }, "corrupt journal record: cutting the segment there, as PARAPET_ACCEPT_JOURNAL_LOSS allows");
+    }
+    if (records > 0 && tornEarlier) {
+      throw new CorruptJournalError(
+        tornEarlier.file,
+        tornEarlier.off,
+        `a record there is incomplete and ${file} holds later records`,
+        lossAdvice(path.basename(tornEarlier.file), false),
+      );
+    }
+    replayedRecords += records;
+    replay.previousJournal = j.no;
+    files.setUsed(j.no, result.end);
+    if (result.tornBytes > 0) {
+      cuts.push({ file, end: result.end, bytes: result.tornBytes, preallocated });
+      if (!isLast) tornEarlier ??= { file, off: result.end };
+    }
+    if (isLast) last = { no: j.no, end: result.end, capacity: start.capacity, fresh: false };
   });
+  // Only now, with every segment read: a tail is cut once it is known that nothing follows it.
+  for (const cut of cuts) {
+    cutTail(cut.file, cut.end, cut.bytes, cut.preallocated);
+    discardedTailBytes += cut.bytes;
+    options.log.warn({ file: cut.file, offset: cut.end, bytes: cut.bytes }, "journal: discarded the torn tail of an interrupted, unacknowledged write");
+  }
 
   // Left by an interrupted compaction: covered by the snapshot and holding no live record.
   for (const p of parsed) {
@@ -115,20 +173,29 @@ export function recoverDirectory(dir: string, files: RecordFiles, io: JournalIo,
     if (unneeded && !referenced.has(p.no)) fs.rmSync(path.join(dir, fileName(p.kind, p.no)), { force: true });
   }
   position.nextFileNo = Math.max(state?.nextFileNo ?? 1, ...parsed.map((p) => p.no + 1));
+  const source = { next: () => position.nextFileNo++, bytes: options.segmentBytes };
 
   let journal: Journal;
-  const last = journals[journals.length - 1];
-  if (last && lastEnd > 0) {
-    const fd = fs.openSync(path.join(dir, fileName("journal", last.no)), "r+");
-    files.register(last.no, "journal", fd);
-    journal = new Journal(dir, files, io, last.no, fd, lastEnd);
-  } else if (last) {
-    // Created but not even its start record survived: start it again under the same number,
-    // which the snapshot may name as its continuation.
+  const tail = last as { no: number; end: number; capacity: number | undefined; fresh: boolean } | undefined;
+  if (tail?.fresh) {
+    // Accepted loss of the whole segment: start it again under the same number, which the snapshot may name.
     const previous = journals.length > 1 ? journals[journals.length - 2].no : 0;
-    journal = Journal.create(dir, files, io, last.no, previous, true);
+    journal = Journal.create(dir, files, io, tail.no, previous, source, options.log);
+  } else if (tail && tail.capacity !== undefined) {
+    const file = path.join(dir, fileName("journal", tail.no));
+    const fd = fs.openSync(file, "r+");
+    // After an accepted truncation the segment gets its size back, so the check holds again.
+    if (fs.fstatSync(fd).size < tail.capacity) {
+      fs.ftruncateSync(fd, tail.capacity);
+      fs.fsyncSync(fd);
+    }
+    files.register(tail.no, "journal", fd);
+    journal = new Journal(dir, files, io, tail.no, fd, tail.end, tail.capacity, source, options.log);
+  } else if (tail) {
+    // A segment of the format before preallocation is read, never appended to.
+    journal = Journal.create(dir, files, io, source.next(), tail.no, source, options.log);
   } else {
-    journal = Journal.create(dir, files, io, position.nextFileNo++, 0);
+    journal = Journal.create(dir, files, io, source.next(), 0, source, options.log);
   }
   return {
     journal,
@@ -143,9 +210,19 @@ export function recoverDirectory(dir: string, files: RecordFiles, io: JournalIo,
   };
 }
 
+/** What the operator can do about damage in segment `name`. */
+function lossAdvice(name: string, isLast: boolean): string {
+  return isLast
+    ? `restore the data directory from a backup, or, accepting the loss of the writes from that offset on, start once with PARAPET_ACCEPT_JOURNAL_LOSS=${name} (docs/storage.md#damaged-journal)`
+    : "restore the data directory from a backup (later segments depend on this one, so its loss cannot be accepted in place; docs/storage.md#damaged-journal)";
+}
+
 function loadState(state: SnapshotState, file: string, files: RecordFiles, tables: RecoveryTables): void {
   if (state.version !== 1) throw new Error(`snapshot ${file}: unsupported state version ${String(state.version)}`);
-  for (const f of state.files) files.register(f.no, f.kind);
+  for (const f of state.files) {
+    files.register(f.no, f.kind);
+    if (f.bytes !== undefined) files.setUsed(f.no, f.bytes);
+  }
   for (const c of state.collections) {
     const table = tables.createTable(c.name, c.options);
     if (table.kind === "memory" && c.kind === "memory") {
@@ -218,10 +295,17 @@ function applyRecord(rec: DecodedRecord, loc: RecordLocation, replay: ReplayStat
   }
 }
 
-function truncateDurably(file: string, length: number): void {
+/** Removes a torn tail: zeros in a preallocated segment (its size must stay), a truncation in an older one. */
+function cutTail(file: string, end: number, bytes: number, preallocated: boolean): void {
   const fd = fs.openSync(file, "r+");
   try {
-    fs.ftruncateSync(fd, length);
+    if (preallocated) {
+      const zeros = Buffer.alloc(bytes);
+      let done = 0;
+      while (done < bytes) done += fs.writeSync(fd, zeros, done, bytes - done, end + done);
+    } else {
+      fs.ftruncateSync(fd, end);
+    }
     fs.fsyncSync(fd);
   } finally {
     fs.closeSync(fd);

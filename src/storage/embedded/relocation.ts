@@ -9,7 +9,7 @@
 import fs from "node:fs";
 import path from "node:path";
 import type { DiskCapture } from "./disk-table.js";
-import { fileName, type RecordFiles, type RecordLocation } from "./files.js";
+import { FILE_MODE, fileName, type RecordFiles, type RecordLocation } from "./files.js";
 
 export interface MovedRow {
   table: string;
@@ -46,13 +46,13 @@ export async function relocateSparseFiles(
   const sparse = new Set<number>();
   for (const [file, bytes] of live) {
     if (file === exclude) continue;
-    const size = fs.statSync(files.pathOf(file)).size;
+    const size = files.usedBytes(file);
     if (size > 0 && bytes / size < ratio) sparse.add(file);
   }
   if (sparse.size === 0) return { file: undefined, rows: [] };
 
   const target = no();
-  const handle = await fs.promises.open(path.join(dir, fileName("data", target)), "wx");
+  const handle = await fs.promises.open(path.join(dir, fileName("data", target)), "wx", FILE_MODE);
   files.register(target, "data");
   const rows: MovedRow[] = [];
   let position = 0;

@@ -10,7 +10,7 @@ import fs from "node:fs";
 import path from "node:path";
 import v8 from "node:v8";
 import { crc32 } from "node:zlib";
-import { fileName, fsyncDir } from "./files.js";
+import { FILE_MODE, fileName, fsyncDir } from "./files.js";
 
 const MAGIC = Buffer.from("PRPTSNAP");
 const FORMAT_VERSION = 1;
@@ -38,7 +38,7 @@ export async function writeSnapshot(dir: string, no: number, state: unknown): Pr
   header.writeBigUInt64LE(BigInt(body.length), 16);
   const file = path.join(dir, fileName("snapshot", no));
   const tmp = `${file}.tmp`;
-  const handle = await fs.promises.open(tmp, "w");
+  const handle = await fs.promises.open(tmp, "w", FILE_MODE);
   try {
     await writeFully(handle, header, 0);
     await writeFully(handle, body, HEADER_BYTES);

@@ -16,7 +16,7 @@ export interface SnapshotState {
   replayFrom: number;
   nextFileNo: number;
   /** Journal and data files that still hold live time-series records. */
-  files: { no: number; kind: FileKind }[];
+  files: { no: number; kind: FileKind; /** Bytes of records in a preallocated journal segment (absent before preallocation). */ bytes?: number }[];
   collections: SnapshotCollection[];
 }
 

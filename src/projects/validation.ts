@@ -1,0 +1,16 @@
+// Project rules that proto field rules cannot express. Run by the validation interceptor beside
+// the proto rules, so one 422 names every violation (as for policies, src/policies/validation.ts).
+import type { Project } from "../../gen/parapet/v1/projects_pb.js";
+import type { FieldViolation } from "../api/interceptors/validation.js";
+
+const NAME_MAX = 200;
+
+export function projectRequestViolations(project: Project | undefined): FieldViolation[] {
+  if (!project) return [];
+  // Names are stored trimmed, as policy names are: "  " would be a project nobody can tell apart.
+  const name = project.name.trim();
+  if (name.length === 0 || [...name].length > NAME_MAX) {
+    return [{ field: "name", message: `must be 1 to ${NAME_MAX} characters after stripping surrounding whitespace`, rule: "project.name_length" }];
+  }
+  return [];
+}

@@ -1,0 +1,74 @@
+// The HTTP/1.1 side of the one port: an http.Server that is handed sockets by
+// the listener (listener.ts) instead of listening itself, with its deadlines
+// switched on and parser rejections answered with the Error object.
+import http from "node:http";
+import type net from "node:net";
+import type { Duplex } from "node:stream";
+import type { Logger } from "../observability/logger.js";
+import type { ConnectionLimits } from "./connection-limits.js";
+import { answerAndClose } from "./raw-error-response.js";
+
+export function createHttp1Server(handler: http.RequestListener, limits: ConnectionLimits, log?: Logger): http.Server {
+  const server = http.createServer(
+    {
+      headersTimeout: limits.headersTimeoutMs,
+      requestTimeout: limits.receiveTimeoutMs,
+      keepAliveTimeout: limits.idleTimeoutMs,
+      // How often Node checks the two deadlines above: they fire up to this late.
+      connectionsCheckingInterval: checkingIntervalMs(limits),
+    },
+    handler,
+  );
+  server.keepAliveTimeout = limits.idleTimeoutMs;
+  // Node enforces headersTimeout and requestTimeout from a timer it starts on
+  // the server's "listening" event, which a server that is handed its sockets
+  // never sees (Node 20 and 22, lib/_http_server.js setupConnectionsTracking).
+  // Without it a client trickling headers or a body holds its socket forever;
+  // test/server/connections.test.ts fails if this stops working.
+  server.emit("listening");
+
+  // The response in flight on each socket: a parse error after its headers went out cannot be answered.
+  const inFlight = new WeakMap<net.Socket, http.ServerResponse>();
+  server.on("request", (req: http.IncomingMessage, res: http.ServerResponse) => {
+    inFlight.set(req.socket, res);
+    res.once("close", () => {
+      if (inFlight.get(req.socket) === res) inFlight.delete(req.socket);
+    });
+  });
+
+  server.on("clientError", (err: NodeJS.ErrnoException & { reason?: string }, socket: net.Socket) => {
+    if (err.code === "ECONNRESET" || !socket.writable || inFlight.get(socket)?.headersSent) {
+      socket.destroy();
+      return;
+    }
+    const [id, message] = describe(err, limits);
+    const requestId = answerAndClose(socket, id, message);
+    log?.info({ request_id: requestId, status: id, parser: err.code }, "request rejected by the HTTP parser");
+  });
+
+  // CONNECT is the one method Node hands over as a raw socket instead of a request.
+  server.on("connect", (_req: http.IncomingMessage, socket: Duplex) => {
+    answerAndClose(socket, "method_not_allowed", "CONNECT is not supported: Parapet is not a proxy", { allow: "GET, POST, PUT, DELETE" });
+  });
+  return server;
+}
+
+function describe(err: NodeJS.ErrnoException & { reason?: string }, limits: ConnectionLimits) {
+  switch (err.code) {
+    case "HPE_HEADER_OVERFLOW":
+      return ["headers_too_large", `request headers exceed ${http.maxHeaderSize} bytes`] as const;
+    case "ERR_HTTP_REQUEST_TIMEOUT":
+      return [
+        "request_timeout",
+        `the request was not received in time (headers within ${limits.headersTimeoutMs} ms, all of it within ${limits.receiveTimeoutMs} ms)`,
+      ] as const;
+    case "HPE_INVALID_METHOD":
+      return ["bad_request", "unknown HTTP method"] as const;
+    default:
+      return ["bad_request", `malformed HTTP request: ${err.reason ?? err.code ?? "parse error"}`] as const;
+  }
+}
+
+function checkingIntervalMs(limits: ConnectionLimits): number {
+  return Math.min(5000, Math.max(20, Math.floor(Math.min(limits.headersTimeoutMs, limits.receiveTimeoutMs) / 4)));
+}

@@ -1,0 +1,193 @@
+// Connection deadlines and the connection cap (docs/configuration.md#connections):
+// silent, trickling and idle clients lose their connection within the
+// configured time, on HTTP/1.1 and HTTP/2, while a normal client is served.
+// Short timeouts keep the file to a few seconds.
+import http2 from "node:http2";
+import net from "node:net";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { startTestServer, type TestServer } from "../support/server.js";
+import { parseHttp1 } from "../support/wire.js";
+
+const limits = { protocol: 300, headers: 500, receive: 1000, idle: 800 };
+/** Node checks the HTTP/1.1 deadlines every quarter of the shorter one; allow that, a loaded CI machine, and a little more. */
+const slack = 1000;
+
+let server: TestServer;
+beforeAll(async () => {
+  server = await startTestServer({
+    PARAPET_PROTOCOL_TIMEOUT_MS: String(limits.protocol),
+    PARAPET_HEADERS_TIMEOUT_MS: String(limits.headers),
+    PARAPET_RECEIVE_TIMEOUT_MS: String(limits.receive),
+    PARAPET_IDLE_TIMEOUT_MS: String(limits.idle),
+  });
+});
+afterAll(async () => {
+  await server?.close();
+});
+
+interface Slow {
+  kind: string;
+  /** Milliseconds from connecting until the server closed the connection (Infinity if it never did). */
+  closedAfter: Promise<number>;
+  received: () => string;
+}
+
+/** A connection that sends `first` at once and then one byte of `trickle` every `everyMs`, until the server closes it. */
+function slowClient(kind: string, port: number, first: string, trickle: string, everyMs = 50, giveUpMs = 10_000): Slow {
+  const started = Date.now();
+  const socket = net.connect(port, "127.0.0.1");
+  let text = "";
+  let at = 0;
+  socket.on("data", (d) => (text += d.toString("latin1")));
+  socket.on("error", () => {});
+  let timer: NodeJS.Timeout | undefined;
+  socket.on("connect", () => {
+    if (first) socket.write(first);
+    timer = setInterval(() => {
+      if (at < trickle.length && socket.writable) socket.write(trickle[at++]);
+    }, everyMs);
+  });
+  const closedAfter = new Promise<number>((resolve) => {
+    const giveUp = setTimeout(() => {
+      socket.destroy();
+      resolve(Infinity);
+    }, giveUpMs);
+    socket.on("close", () => {
+      clearInterval(timer);
+      clearTimeout(giveUp);
+      resolve(Date.now() - started);
+    });
+  });
+  return { kind, closedAfter, received: () => text };
+}
+
+describe("slow connections (slowloris)", () => {
+  it("120 silent or trickling connections are closed within their deadline while a normal client is served", async () => {
+    const port = server.app.port;
+    const body = JSON.stringify({ messages: [{ role: "user", content: "hello" }] });
+    const slow: Slow[] = [];
+    for (let i = 0; i < 30; i++) {
+      slow.push(slowClient("silent", port, "", ""));
+      // Never completes the 24-byte HTTP/2 preface: a byte at a time keeps the socket active but not decided.
+      slow.push(slowClient("preface", port, "", "PRI * HTTP/2.0\r\n\r\nSM\r\n\r\n", 100));
+      slow.push(slowClient("headers", port, "POST /v2/guard HTTP/1.1\r\n", "Host: x\r\nX-Slow: " + "a".repeat(1000)));
+      slow.push(slowClient("body", port, `POST /v2/guard HTTP/1.1\r\nHost: x\r\nContent-Type: application/json\r\nContent-Length: 1000\r\n\r\n`, "x".repeat(1000)));
+    }
+
+    // Meanwhile: normal requests, each answered promptly.
+    const latencies: number[] = [];
+    for (let i = 0; i < 10; i++) {
+      const t0 = Date.now();
+      const res = await fetch(`${server.url}/v2/guard`, {
+        method: "POST",
+        headers: { authorization: `Bearer ${server.screeningKey}`, "content-type": "application/json" },
+        body,
+      });
+      expect(res.status).toBe(200);
+      await res.text();
+      latencies.push(Date.now() - t0);
+      await new Promise((r) => setTimeout(r, 50));
+    }
+    expect(Math.max(...latencies)).toBeLessThan(1000);
+
+    const closed = await Promise.all(slow.map((s) => s.closedAfter));
+    const deadline: Record<string, number> = {
+      silent: limits.protocol,
+      preface: limits.protocol,
+      headers: limits.headers,
+      body: limits.receive,
+    };
+    slow.forEach((s, i) => {
+      expect(closed[i], `${s.kind} connection ${i}`).toBeGreaterThanOrEqual(deadline[s.kind] - 50);
+      expect(closed[i], `${s.kind} connection ${i}`).toBeLessThan(deadline[s.kind] + slack);
+    });
+    // Where the socket still allows an answer, it is the Error object.
+    for (const s of slow.filter((x) => x.kind === "headers" || x.kind === "body")) {
+      const res = parseHttp1(s.received());
+      expect(res.status).toBe(408);
+      expect(res.body).toMatchObject({ status: "error", error: "request_timeout", code: 408, request_id: res.headers["x-request-id"] });
+    }
+  });
+
+  it("an idle keep-alive connection is closed after the idle timeout", async () => {
+    const c = slowClient("idle", server.app.port, "GET /livez HTTP/1.1\r\nHost: x\r\n\r\n", "");
+    const after = await c.closedAfter;
+    expect(c.received()).toMatch(/^HTTP\/1.1 200/);
+    expect(after).toBeGreaterThanOrEqual(limits.idle - 50);
+    // Node 20 closes an idle keep-alive socket about a second after keepAliveTimeout.
+    expect(after).toBeLessThan(limits.idle + 1000 + slack);
+  });
+});
+
+describe("HTTP/2", () => {
+  // Bounded: without the deadlines these would wait for the test timeout.
+  it("a session that only pings and never opens a stream is closed after the headers timeout", { timeout: 10_000 }, async () => {
+    const started = Date.now();
+    const session = http2.connect(server.url);
+    session.on("error", () => {});
+    const pinger = setInterval(() => !session.destroyed && session.ping(() => {}), 50);
+    const after = await new Promise<number>((resolve) => session.on("close", () => resolve(Date.now() - started)));
+    clearInterval(pinger);
+    expect(after).toBeGreaterThanOrEqual(limits.headers - 50);
+    expect(after).toBeLessThan(limits.headers + slack);
+  });
+
+  it("a stream trickling its body is answered 408 with the Error object and reset", { timeout: 10_000 }, async () => {
+    const session = http2.connect(server.url);
+    session.on("error", () => {});
+    const stream = session.request({ ":method": "POST", ":path": "/v2/guard", "content-type": "application/json", authorization: `Bearer ${server.screeningKey}` });
+    stream.on("error", () => {});
+    const trickle = setInterval(() => !stream.destroyed && stream.write("x"), 50);
+    const started = Date.now();
+    let status = 0;
+    let text = "";
+    stream.on("response", (h) => (status = Number(h[":status"])));
+    stream.on("data", (d: Buffer) => (text += d));
+    const after = await new Promise<number>((resolve) => stream.on("close", () => resolve(Date.now() - started)));
+    clearInterval(trickle);
+    session.destroy();
+    expect(status).toBe(408);
+    expect(JSON.parse(text)).toMatchObject({ status: "error", error: "request_timeout", code: 408 });
+    expect(after).toBeLessThan(limits.receive + slack);
+  });
+
+  it("a session left idle after its request is closed after the idle timeout", { timeout: 10_000 }, async () => {
+    const session = http2.connect(server.url);
+    session.on("error", () => {});
+    const stream = session.request({ ":path": "/livez" });
+    stream.resume();
+    await new Promise((r) => stream.on("close", r));
+    const started = Date.now();
+    const after = await new Promise<number>((resolve) => session.on("close", () => resolve(Date.now() - started)));
+    expect(after).toBeGreaterThanOrEqual(limits.idle - 50);
+    expect(after).toBeLessThan(limits.idle + slack);
+  });
+});
+
+describe("connection cap", () => {
+  it("connections beyond PARAPET_MAX_CONNECTIONS are closed at once; the service serves again when they go", async () => {
+    const capped = await startTestServer({ PARAPET_MAX_CONNECTIONS: "20", PARAPET_PROTOCOL_TIMEOUT_MS: "60000" });
+    try {
+      const held = await Promise.all(
+        Array.from(
+          { length: 20 },
+          () =>
+            new Promise<net.Socket>((resolve) => {
+              const s = net.connect(capped.app.port, "127.0.0.1", () => resolve(s));
+              s.on("error", () => {});
+            }),
+        ),
+      );
+      // Give the server the time to accept them all.
+      await new Promise((r) => setTimeout(r, 100));
+      const extra = slowClient("over the cap", capped.app.port, "GET /livez HTTP/1.1\r\nHost: x\r\n\r\n", "");
+      expect(await extra.closedAfter).toBeLessThan(1000);
+      expect(extra.received()).toBe("");
+      for (const s of held) s.destroy();
+      await new Promise((r) => setTimeout(r, 100));
+      expect((await capped.rest("GET", "/v1/policies/policy-default")).status).toBe(200);
+    } finally {
+      await capped.close();
+    }
+  });
+});

@@ -18,8 +18,9 @@ import { RateLimiter } from "./auth/rate-limit.js";
 import type { Config } from "./config.js";
 import { customGuardrailService, guardrailViolations } from "./custom-guardrails/service.js";
 import { guardService } from "./guard/service.js";
-import { ScreeningPool } from "./guard/worker-pool.js";
+import { defaultPoolLimits, ScreeningPool } from "./guard/worker-pool.js";
 import { logService } from "./logs/service.js";
+import { migrateStore } from "./migrations.js";
 import { createLogger, type Logger } from "./observability/logger.js";
 import { Metrics } from "./observability/metrics.js";
 import { retiredPolicyService } from "./policies/retired.js";
@@ -74,6 +75,7 @@ function services(config: Config, repos: Repositories, metrics: Metrics, pool: S
       metrics,
       pool,
       workerThresholdChars: config.workerThresholdChars,
+      requestTimeoutMs: config.requestTimeoutMs,
       build: { gitRevision: config.gitRevision, gitTimestamp: config.gitTimestamp },
     }),
     logs: logService({ orgs, logs }),
@@ -95,15 +97,29 @@ export async function startApp(config: Config, log: Logger = createLogger(config
   // Released in reverse order of acquisition; storage last, after in-flight work.
   const closers: (() => unknown)[] = [() => db.close()];
   try {
+    await migrateStore(db, log);
     const repos = await openRepositories(db, config.retentionDays * 86_400);
     const modelsStarted = performance.now();
     const detectorOptions = { promptAttackOnnx: config.promptAttackOnnx, moderationOnnx: config.moderationOnnx };
     await loadDetectors(detectorOptions);
     log.info({ ms: Math.round(performance.now() - modelsStarted), model_version: detectorsVersion() }, "detectors loaded");
-    await bootstrap(repos.orgs, repos.keys, { dataDir: config.dataDir, platformKey: config.bootstrapPlatformKey, screeningKey: config.bootstrapScreeningKey }, log);
+    await bootstrap(
+      repos.orgs,
+      repos.keys,
+      { keysFile: config.bootstrapKeysFile, platformKey: config.bootstrapPlatformKey, screeningKey: config.bootstrapScreeningKey },
+      log,
+    );
 
     const metrics = new Metrics();
-    const pool = config.screeningWorkers > 0 ? new ScreeningPool(config.screeningWorkers, metrics, detectorOptions) : undefined;
+    const pool =
+      config.screeningWorkers > 0
+        ? new ScreeningPool(config.screeningWorkers, metrics, detectorOptions, {
+            ...defaultPoolLimits,
+            maxQueue: config.screeningQueue,
+            maxQueuePerOrg: config.screeningQueuePerOrg,
+            maxWaitMs: config.screeningMaxWaitMs,
+          })
+        : undefined;
     closers.push(() => pool?.close());
     await pool?.ready();
     const impls = services(config, repos, metrics, pool);

@@ -23,6 +23,8 @@ export interface Config {
   maxBodyBytes: number;
   bootstrapPlatformKey?: string;
   bootstrapScreeningKey?: string;
+  /** Where generated bootstrap keys are saved as well as shown; none under MongoDB unless PARAPET_BOOTSTRAP_KEYS_FILE says. */
+  bootstrapKeysFile?: string;
   logLevel: string;
   /** Per-key sustained requests per second (0: no limit) and burst. */
   rateLimitPerSecond: number;
@@ -45,6 +47,10 @@ export interface Config {
   screeningWorkers: number;
   /** Requests with at least this many characters of screened text go to a worker thread. */
   workerThresholdChars: number;
+  /** Screening jobs waiting for a worker: in all, per organization, and the longest wait before 503. */
+  screeningQueue: number;
+  screeningQueuePerOrg: number;
+  screeningMaxWaitMs: number;
   /** A bring-your-own ONNX prompt_attack model, when PARAPET_PROMPT_ATTACK_ONNX is set. */
   promptAttackOnnx?: OnnxPromptAttackOptions;
   /** A bring-your-own ONNX moderation model, when PARAPET_MODERATION_ONNX is set. */
@@ -83,6 +89,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     maxBodyBytes: int(env, "PARAPET_MAX_BODY_BYTES", 1024 * 1024, 1024, 64 * 1024 * 1024),
     bootstrapPlatformKey: bootstrapKeyOf(env, "PARAPET_BOOTSTRAP_PLATFORM_KEY"),
     bootstrapScreeningKey: bootstrapKeyOf(env, "PARAPET_BOOTSTRAP_SCREENING_KEY"),
+    bootstrapKeysFile: bootstrapKeysFileOf(env),
     logLevel: env.LOG_LEVEL || "info",
     rateLimitPerSecond: int(env, "PARAPET_RATE_LIMIT_RPS", 5000, 0, 1_000_000),
     rateLimitBurst: int(env, "PARAPET_RATE_LIMIT_BURST", 10_000, 1, 10_000_000),
@@ -92,6 +99,9 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     metrics: (env.PARAPET_METRICS ?? "on") !== "off",
     screeningWorkers: int(env, "PARAPET_SCREENING_WORKERS", Math.max(1, availableParallelism() - 1), 0, 64),
     workerThresholdChars: int(env, "PARAPET_WORKER_THRESHOLD_CHARS", 8000, 1, 100_000_000),
+    screeningQueue: int(env, "PARAPET_SCREENING_QUEUE", 64, 1, 100_000),
+    screeningQueuePerOrg: int(env, "PARAPET_SCREENING_QUEUE_PER_ORG", 16, 1, 100_000),
+    screeningMaxWaitMs: int(env, "PARAPET_SCREENING_MAX_WAIT_MS", 5_000, 10, 600_000),
     promptAttackOnnx: promptAttackOnnxOf(env),
     moderationOnnx: moderationOnnxOf(env),
     acceptJournalLoss: journalNamesOf(env, "PARAPET_ACCEPT_JOURNAL_LOSS"),
@@ -122,6 +132,17 @@ function bootstrapKeyProblem(key: string, prefix: string): string | undefined {
   if (key.length < prefix.length + 24) return `is too short: at least ${prefix.length + 24} characters (${prefix} and 24 random ones), got ${key.length}`;
   if (key.length > 256) return `is too long: at most 256 characters, got ${key.length}`;
   return undefined;
+}
+
+/**
+ * PARAPET_BOOTSTRAP_KEYS_FILE, else `bootstrap-keys.json` in the data directory for the embedded
+ * engine. Under MongoDB no default: replicas share the database, not a directory, and a key file in
+ * each container's local directory would be a copy of credentials nobody looks after.
+ */
+function bootstrapKeysFileOf(env: NodeJS.ProcessEnv): string | undefined {
+  if (env.PARAPET_BOOTSTRAP_KEYS_FILE) return path.resolve(env.PARAPET_BOOTSTRAP_KEYS_FILE);
+  if (env.MONGODB_URI) return undefined;
+  return path.join(path.resolve(env.PARAPET_DATA_DIR || "./data"), "bootstrap-keys.json");
 }
 
 /** "journal-00000003.log,...": names only, so that a value left set cannot accept damage in another file. */

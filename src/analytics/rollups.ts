@@ -21,6 +21,9 @@ export interface Rollup extends Doc, Record<Counter, number> {
 const MINUTE = 60_000;
 const HOUR = 3_600_000;
 
+/** The per-minute and per-hour rollups, in that order. */
+export const ROLLUP_COLLECTIONS = ["analytics_minutes", "analytics_hours"] as const;
+
 /** Which analytics counters a request with these fired detector types increments (docs/api.md#analytics). */
 export function countersFor(fired: string[]): Record<Counter, number> {
   const counters = Object.fromEntries(counterFields.map((c) => [c, 0])) as Record<Counter, number>;
@@ -49,7 +52,8 @@ export class AnalyticsRollups {
       await c.createIndex({ name: "retention", keys: { start: 1 }, expireAfterSeconds: retentionSeconds });
       return c;
     };
-    return new AnalyticsRollups(await open("analytics_minutes"), await open("analytics_hours"));
+    const [minutes, hours] = ROLLUP_COLLECTIONS;
+    return new AnalyticsRollups(await open(minutes), await open(hours));
   }
 
   async record(orgId: string, projectId: string, at: Date, fired: string[]): Promise<void> {

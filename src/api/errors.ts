@@ -77,6 +77,7 @@ export function toConnectError(err: unknown, requestId: string): ConnectError {
   } else if (err instanceof StorageUnavailableError) {
     id = "unavailable";
     message = "storage is unavailable; retry later";
+    headers = { "retry-after": String(err.retryAfterSeconds) };
   } else if (err instanceof ConnectError) {
     const detail = errorDetailOf(err);
     if (detail) return err;

@@ -2,7 +2,7 @@
 // and every query filters on it, so ids of another organization behave as unknown.
 import { randomBytes } from "node:crypto";
 import { LRUCache } from "lru-cache";
-import type { Collection, Database, Doc } from "../storage/collection.js";
+import { DuplicateKeyError, type Collection, type Database, type Doc } from "../storage/collection.js";
 
 export interface Features {
   /** Policies V2: every policy endpoint answers 403 when off (docs/api.md#organizations). */
@@ -71,6 +71,20 @@ export class Organizations {
     };
     await this.orgs.insertOne(org);
     return org;
+  }
+
+  /**
+   * Creates the organization unless one with this id exists; true when this call created it.
+   * Replicas starting together race here: the one whose insert wins bootstraps (src/auth/bootstrap.ts).
+   */
+  async createIfAbsent(name: string, id: string): Promise<boolean> {
+    try {
+      await this.create(name, id);
+      return true;
+    } catch (err) {
+      if (err instanceof DuplicateKeyError) return false;
+      throw err;
+    }
   }
 
   async update(id: string, change: { name?: string; max_policies?: number; features?: Partial<Features> }) {

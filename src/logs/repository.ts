@@ -4,6 +4,7 @@
 import { logFamilyOf } from "../screening/registry.js";
 import type { LogFamily } from "../screening/vocabulary.js";
 import type { Collection, Database, Doc } from "../storage/collection.js";
+import { boundedLog } from "./bounded.js";
 
 export interface StoredLogMessage {
   role: string;
@@ -65,9 +66,9 @@ export class GuardLogs {
     return new GuardLogs(logs);
   }
 
-  /** Resolves once the log is durable (the engine's write acknowledgement). */
+  /** Resolves once the log is durable (the engine's write acknowledgement); a log over one document's limit is stored cut (bounded.ts). */
   async append(log: StoredLog): Promise<void> {
-    await this.logs.insertOne(log);
+    await this.logs.insertOne(boundedLog(log));
   }
 }
 

@@ -7,10 +7,22 @@ const NAME_MAX = 200;
 
 export function projectRequestViolations(project: Project | undefined): FieldViolation[] {
   if (!project) return [];
+  const violations: FieldViolation[] = [];
   // Names are stored trimmed, as policy names are: "  " would be a project nobody can tell apart.
   const name = project.name.trim();
   if (name.length === 0 || [...name].length > NAME_MAX) {
-    return [{ field: "name", message: `must be 1 to ${NAME_MAX} characters after stripping surrounding whitespace`, rule: "project.name_length" }];
+    violations.push({ field: "name", message: `must be 1 to ${NAME_MAX} characters after stripping surrounding whitespace`, rule: "project.name_length" });
   }
-  return [];
+  for (const key of Object.keys(project.projectMetadata)) {
+    // Metadata keys become field names of the stored project: MongoDB cannot store a NUL in one, and
+    // reads a leading `$` as an operator in updates and as a type in Extended JSON (docs/api.md#projects).
+    if (key.startsWith("$") || key.includes("\0")) {
+      violations.push({
+        field: `project_metadata[${JSON.stringify(key)}]`,
+        message: "keys may not start with '$' or contain a NUL character",
+        rule: "project.metadata_key",
+      });
+    }
+  }
+  return violations;
 }

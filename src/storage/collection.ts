@@ -65,7 +65,24 @@ export interface Collection<T extends Doc = Doc> {
   deleteOne(filter: Filter): Promise<number>;
   deleteMany(filter: Filter): Promise<number>;
   aggregate<R = Record<string, unknown>>(pipeline: Record<string, unknown>[]): Promise<R[]>;
+  /**
+   * Makes the index named `spec.name` match `spec` (docs/storage.md#collections-and-indexes):
+   * created when missing; nothing happens when it matches. An existing index is migrated, never
+   * refused, because index options are configuration (retention) and keys follow the schema: a
+   * new `expireAfterSeconds` is changed in place (MongoDB: `collMod`), without a moment without
+   * expiry; other keys or another `unique` rebuild it (an index of other keys under this name,
+   * or of these keys under another name, is dropped first; a rebuilt unique index rejects
+   * existing duplicates with DuplicateKeyError). Safe when several processes run it at once.
+   */
   createIndex(spec: IndexSpec): Promise<void>;
+  /**
+   * Drops an index; one that does not exist counts as dropped (another process may have dropped
+   * it). With `keys`, only an index of that name with those keys: a migration replacing an index
+   * under the same name never drops the new one that a replica already running recreated.
+   */
+  dropIndex(name: string, keys?: Record<string, 1 | -1>): Promise<void>;
+  /** The collection's indexes, without MongoDB's implicit `_id_` and time-series indexes. */
+  listIndexes(): Promise<IndexSpec[]>;
 }
 
 export interface Database {
@@ -90,8 +107,16 @@ export interface Database {
  * - an upsert without an _id in the filter or update gets a generated string _id
  *   (never an ObjectId, so `Doc._id: string` holds on both engines);
  * - time-series collections accept inserts, reads, aggregations and deleteMany;
- *   updates, deleteOne and unique indexes are refused, as on MongoDB 6.3.
+ *   updates, deleteOne and unique indexes are refused, as on MongoDB 6.3, and a
+ *   document over MAX_TIMESERIES_DOCUMENT_BYTES is refused with a RangeError.
  */
+
+/**
+ * Largest document a time-series collection accepts. MongoDB limits a time-series measurement to
+ * 4 MB (not the 16 MiB of other documents); the embedded engine applies the same limit, measured
+ * in BSON bytes (document-size.ts), so code that fits on one engine fits on the other.
+ */
+export const MAX_TIMESERIES_DOCUMENT_BYTES = 4_000_000;
 
 /** Thrown on a unique-index violation, by both engines (MongoDB code 11000). */
 export class DuplicateKeyError extends Error {
@@ -108,8 +133,13 @@ export class DuplicateKeyError extends Error {
  * every retry. Servers map it to 503 and readiness to "not ready".
  */
 export class StorageUnavailableError extends Error {
-  constructor(message: string, options?: { cause?: unknown }) {
-    super(message, options);
+  /** Seconds a client should wait before trying again (the API's Retry-After). */
+  readonly retryAfterSeconds: number;
+
+  constructor(message: string, options?: { cause?: unknown; retryAfterSeconds?: number }) {
+    super(message, { cause: options?.cause });
     this.name = "StorageUnavailableError";
+    // A stopped embedded engine needs its process restarted, which an orchestrator does in seconds to a minute.
+    this.retryAfterSeconds = options?.retryAfterSeconds ?? 30;
   }
 }

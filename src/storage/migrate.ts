@@ -5,9 +5,11 @@
 //   copyEmbeddedToMongo(dir, uri)   both at once, no file in between
 //
 // The export file is NDJSON: a header line, then per collection one line with
-// its options and indexes followed by one line per document in MongoDB
-// Extended JSON (relaxed), so Dates stay Dates and `mongoimport` users can read
-// it too. Opening the data directory takes its lock: stop Parapet first.
+// its options and indexes followed by one line per document, values written by
+// export-format.ts (Extended JSON for dates and special doubles, with an escape
+// for keys starting with `$`), so that every stored value comes back as it was.
+// Version 1 files (relaxed Extended JSON, which reads such keys as types) still
+// import. Opening the data directory takes its lock: stop Parapet first.
 // These functions print nothing and never exit; the CLI reports their results.
 
 import fs from "node:fs";
@@ -16,9 +18,12 @@ import { once } from "node:events";
 import { BSON } from "mongodb";
 import { DuplicateKeyError, type CollectionOptions, type Database, type Doc, type IndexSpec } from "./collection.js";
 import { EmbeddedDatabase } from "./embedded/engine.js";
+import { decodeValue, encodeValue } from "./export-format.js";
 
 const FORMAT = "parapet-export";
-const VERSION = 1;
+const VERSION = 2;
+/** Version 1 wrote relaxed Extended JSON: `$`-keys in user data came back as other types. */
+const RELAXED_EJSON_VERSION = 1;
 const BATCH = 1000;
 
 export interface CollectionSummary {
@@ -54,7 +59,7 @@ export async function exportDataDir(dataDir: string, outFile: string, onProgress
   const source = await EmbeddedDatabase.open({ dataDir, ttlSweepIntervalMs: 0 });
   const out = fs.createWriteStream(outFile, { flags: "wx" });
   const write = async (value: unknown) => {
-    if (!out.write(`${BSON.EJSON.stringify(value, { relaxed: true })}\n`)) await once(out, "drain");
+    if (!out.write(`${JSON.stringify(encodeValue(value))}\n`)) await once(out, "drain");
   };
   const summary: MigrationSummary = { collections: [] };
   try {
@@ -85,12 +90,18 @@ export async function importInto(db: Database, file: string, onProgress?: Progre
   const summary: MigrationSummary = { collections: [] };
   let sink: CollectionSink | undefined;
   let lineNo = 0;
+  let version = 0;
   for await (const line of lines) {
     lineNo++;
     if (!line.trim()) continue;
-    const value = BSON.EJSON.parse(line, { relaxed: true }) as Partial<HeaderLine & CollectionLine & DocumentLine>;
+    const value = (version === RELAXED_EJSON_VERSION ? BSON.EJSON.parse(line, { relaxed: true }) : decodeValue(JSON.parse(line), `${file}:${lineNo}`)) as Partial<
+      HeaderLine & CollectionLine & DocumentLine
+    >;
     if (lineNo === 1) {
-      if (value.format !== FORMAT || value.version !== VERSION) throw new Error(`${file} is not a Parapet export (version ${VERSION})`);
+      if (value.format !== FORMAT || (value.version !== VERSION && value.version !== RELAXED_EJSON_VERSION)) {
+        throw new Error(`${file} is not a Parapet export (versions ${RELAXED_EJSON_VERSION} and ${VERSION})`);
+      }
+      version = value.version;
       continue;
     }
     if (value.collection !== undefined) {

@@ -4,7 +4,7 @@ import { MongoNetworkError, MongoServerError, MongoServerSelectionError } from "
 import { describe, expect, it } from "vitest";
 import { StorageUnavailableError } from "../../src/storage/collection.js";
 import { databaseNameFromUri } from "../../src/storage/mongodb/engine.js";
-import { isTransient, withRetry } from "../../src/storage/mongodb/retry.js";
+import { isTransient, MongoUnavailableError, withRetry } from "../../src/storage/mongodb/retry.js";
 
 describe("MongoDB engine without a server", () => {
   it("takes the database name from the URI, defaulting to parapet", () => {
@@ -30,7 +30,7 @@ describe("MongoDB engine without a server", () => {
         if (++calls < 3) throw new MongoNetworkError("reset");
         return "ok";
       },
-      { idempotent: true, sleep: async (ms) => void delays.push(ms), policy: { attempts: 5, baseDelayMs: 100, maxDelayMs: 1000 } },
+      { idempotent: true, sleep: async (ms) => void delays.push(ms), policy: { attempts: 5, baseDelayMs: 100, maxDelayMs: 1000, budgetMs: 60_000 } },
     );
     expect(result).toBe("ok");
     expect(delays).toHaveLength(2);
@@ -39,13 +39,36 @@ describe("MongoDB engine without a server", () => {
       withRetry(() => Promise.reject(new MongoNetworkError("down")), {
         idempotent: true,
         sleep: async () => undefined,
-        policy: { attempts: 3, baseDelayMs: 1, maxDelayMs: 1 },
+        policy: { attempts: 3, baseDelayMs: 1, maxDelayMs: 1, budgetMs: 60_000 },
       }),
     ).rejects.toBeInstanceOf(StorageUnavailableError);
   });
 
-  it("retries a non-idempotent write only when it was never sent", async () => {
+  it("retries a non-idempotent write only when it was never sent, whatever the error class", async () => {
+    const selection = new MongoServerSelectionError("no primary", { type: "Unknown", servers: new Map() } as never);
+    // A selection error after the driver's own retry sent the first attempt: never re-sent.
     let calls = 0;
+    const e = await withRetry(
+      async () => {
+        calls++;
+        throw selection;
+      },
+      { idempotent: false, wasSent: () => true, sleep: async () => undefined },
+    ).catch((err: unknown) => err);
+    expect(e).toBeInstanceOf(MongoUnavailableError);
+    expect((e as MongoUnavailableError).outcome).toBe("unknown");
+    expect(calls).toBe(1);
+    // The same error class when nothing reached the wire: retried.
+    calls = 0;
+    await withRetry(
+      async () => {
+        if (++calls === 1) throw selection;
+      },
+      { idempotent: false, wasSent: () => false, sleep: async () => undefined },
+    );
+    expect(calls).toBe(2);
+    // Without a tracker, a failure counts as possibly sent.
+    calls = 0;
     await expect(
       withRetry(
         async () => {
@@ -56,14 +79,5 @@ describe("MongoDB engine without a server", () => {
       ),
     ).rejects.toBeInstanceOf(StorageUnavailableError);
     expect(calls).toBe(1);
-    calls = 0;
-    const selection = new MongoServerSelectionError("no primary", { type: "Unknown", servers: new Map() } as never);
-    await withRetry(
-      async () => {
-        if (++calls === 1) throw selection;
-      },
-      { idempotent: false, sleep: async () => undefined },
-    );
-    expect(calls).toBe(2);
   });
 });

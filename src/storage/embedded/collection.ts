@@ -23,6 +23,7 @@ export interface TableStore {
   replaceDoc(table: MemoryTable, row: number, doc: Doc): Promise<void>;
   deleteRows(table: Table, rows: number[]): Promise<void>;
   createIndex(table: Table, spec: IndexSpec): Promise<void>;
+  dropIndex(table: Table, name: string, keys?: Record<string, 1 | -1>): Promise<void>;
 }
 
 export class EmbeddedCollection<T extends Doc = Doc> implements Collection<T> {
@@ -131,6 +132,14 @@ export class EmbeddedCollection<T extends Doc = Doc> implements Collection<T> {
 
   async createIndex(spec: IndexSpec): Promise<void> {
     await this.db.createIndex(this.table(), spec);
+  }
+
+  async dropIndex(name: string, keys?: Record<string, 1 | -1>): Promise<void> {
+    await this.db.dropIndex(this.table(), name, keys);
+  }
+
+  async listIndexes(): Promise<IndexSpec[]> {
+    return this.table().indexes.map((i) => structuredClone(i.spec));
   }
 
   private writableTable(op: string): MemoryTable {

@@ -9,7 +9,8 @@
 // written but not yet acknowledged when the process died, which is allowed).
 
 import path from "node:path";
-import { type Collection, type CollectionOptions, type Database, type Doc, type IndexSpec } from "../collection.js";
+import { MAX_TIMESERIES_DOCUMENT_BYTES, type Collection, type CollectionOptions, type Database, type Doc, type IndexSpec } from "../collection.js";
+import { bsonDocumentBytes } from "../document-size.js";
 import { EmbeddedCollection } from "./collection.js";
 import { Compactor } from "./compaction.js";
 import { DiskTable } from "./disk-table.js";
@@ -19,8 +20,8 @@ import { acquireLock, type DirectoryLock, type LockOptions } from "./lock.js";
 import { RANK_DATE } from "./keys.js";
 import { MemoryTable } from "./memory-table.js";
 import type { Table } from "./query.js";
-import type { SortedIndex } from "./sorted-index.js";
-import { encodeRecord, OP_CREATE_COLLECTION, OP_CREATE_INDEX, OP_DELETE, OP_PUT, OP_SET_OPTIONS, OP_TS_DELETE } from "./record.js";
+import { sameStructure, type SortedIndex } from "./sorted-index.js";
+import { encodeRecord, OP_CREATE_COLLECTION, OP_CREATE_INDEX, OP_DELETE, OP_DROP_INDEX, OP_PUT, OP_SET_OPTIONS, OP_TS_DELETE } from "./record.js";
 import { recoverDirectory, type RecoveryReport } from "./recovery.js";
 
 export type { RecoveryReport } from "./recovery.js";
@@ -239,6 +240,12 @@ export class EmbeddedDatabase implements Database {
           table.insert(own);
         } else {
           table.validate(doc);
+          const bytes = bsonDocumentBytes(doc);
+          if (bytes > MAX_TIMESERIES_DOCUMENT_BYTES) {
+            throw new RangeError(
+              `a document for time-series collection ${table.name} is ${bytes} BSON bytes; the limit is ${MAX_TIMESERIES_DOCUMENT_BYTES} (4 MB, as MongoDB)`,
+            );
+          }
           const loc = this.append(encodeRecord(OP_PUT, table.name, doc));
           table.insert(doc, loc);
         }
@@ -284,15 +291,28 @@ export class EmbeddedDatabase implements Database {
     this.assertUsable();
     validateIndexSpec(table, spec);
     const same = table.indexes.find((i) => i.spec.name === spec.name);
-    if (same) {
-      if (sameIndex(same.spec, spec)) return;
-      throw new Error(`an index named ${spec.name} already exists on ${table.name} with a different specification`);
-    }
-    const sameKeys = table.indexes.find((i) => JSON.stringify(i.spec.keys) === JSON.stringify(spec.keys));
-    if (sameKeys) throw new Error(`index ${sameKeys.spec.name} on ${table.name} already has keys ${JSON.stringify(spec.keys)}`);
+    if (same && sameIndex(same.spec, spec)) return;
     const own = structuredClone(spec);
-    table.addIndex(own); // throws DuplicateKeyError before anything is journaled
+    // MongoDB keeps one index per key pattern: one of these keys under another name gives way (a renamed index).
+    const renamed = table.indexes.find((i) => i.spec.name !== spec.name && JSON.stringify(i.spec.keys) === JSON.stringify(spec.keys));
+    // Validated in memory first: a rebuilt unique index throws DuplicateKeyError before anything is journaled.
+    if (same) table.replaceIndex(own);
+    else table.addIndex(own);
+    if (renamed) {
+      table.dropIndex(renamed.spec.name);
+      this.append(encodeRecord(OP_DROP_INDEX, table.name, renamed.spec.name));
+    }
+    // On replay an index of the same name is replaced: in place for a new TTL, rebuilt for other keys.
     this.append(encodeRecord(OP_CREATE_INDEX, table.name, own));
+    await this.journal.durable();
+  }
+
+  async dropIndex(table: Table, name: string, keys?: Record<string, 1 | -1>): Promise<void> {
+    this.assertUsable();
+    const index = table.indexes.find((i) => i.spec.name === name);
+    if (!index || (keys && JSON.stringify(index.spec.keys) !== JSON.stringify(keys))) return;
+    table.dropIndex(name);
+    this.append(encodeRecord(OP_DROP_INDEX, table.name, name));
     await this.journal.durable();
   }
 
@@ -357,5 +377,5 @@ function validateIndexSpec(table: Table, spec: IndexSpec): void {
 }
 
 function sameIndex(a: IndexSpec, b: IndexSpec): boolean {
-  return JSON.stringify(a.keys) === JSON.stringify(b.keys) && !!a.unique === !!b.unique && a.expireAfterSeconds === b.expireAfterSeconds;
+  return sameStructure(a, b) && a.expireAfterSeconds === b.expireAfterSeconds;
 }

@@ -4,7 +4,7 @@
 
 import { DuplicateKeyError, type CollectionOptions, type Doc, type IndexSpec } from "../collection.js";
 import { valueAtPath } from "./keys.js";
-import { SortedIndex } from "./sorted-index.js";
+import { sameStructure, SortedIndex } from "./sorted-index.js";
 
 export class MemoryTable {
   readonly kind = "memory" as const;
@@ -90,6 +90,24 @@ export class MemoryTable {
 
   /** Builds a new index over the existing rows; a unique violation leaves the table unchanged. */
   addIndex(spec: IndexSpec): void {
+    this.indexes.push(this.buildIndex(spec));
+  }
+
+  /** Puts spec in place of the index of the same name; rebuilt only when keys or uniqueness differ. */
+  replaceIndex(spec: IndexSpec): void {
+    const i = this.indexes.findIndex((x) => x.name === spec.name);
+    if (i < 0) return this.addIndex(spec);
+    if (sameStructure(this.indexes[i].spec, spec)) this.indexes[i].spec = spec;
+    else this.indexes[i] = this.buildIndex(spec);
+  }
+
+  dropIndex(name: string): boolean {
+    const i = this.indexes.findIndex((x) => x.name === name);
+    if (i >= 0) this.indexes.splice(i, 1);
+    return i >= 0;
+  }
+
+  private buildIndex(spec: IndexSpec): SortedIndex {
     const index = new SortedIndex(spec);
     for (const row of this.ids.values()) {
       const doc = this.read(row);
@@ -99,7 +117,7 @@ export class MemoryTable {
       }
       index.insert(row, doc);
     }
-    this.indexes.push(index);
+    return index;
   }
 
   capture(): Doc[] {

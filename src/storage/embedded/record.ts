@@ -21,12 +21,14 @@ export const OP_PUT = 1;
 export const OP_DELETE = 2;
 export const OP_TS_DELETE = 3;
 export const OP_CREATE_COLLECTION = 4;
+/** Creates an index, or replaces the one of the same name (an option change, docs/storage.md#collections-and-indexes). */
 export const OP_CREATE_INDEX = 5;
 export const OP_SET_OPTIONS = 6;
 /** First record of every journal segment: links it to the previous one, so a lost segment is detected. */
 export const OP_SEGMENT_START = 7;
+export const OP_DROP_INDEX = 8;
 
-const KNOWN_OPS = new Set([OP_PUT, OP_DELETE, OP_TS_DELETE, OP_CREATE_COLLECTION, OP_CREATE_INDEX, OP_SET_OPTIONS, OP_SEGMENT_START]);
+const KNOWN_OPS = new Set([OP_PUT, OP_DELETE, OP_TS_DELETE, OP_CREATE_COLLECTION, OP_CREATE_INDEX, OP_SET_OPTIONS, OP_SEGMENT_START, OP_DROP_INDEX]);
 
 function isKnownOp(op: number): boolean {
   return KNOWN_OPS.has(op);

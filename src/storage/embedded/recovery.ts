@@ -10,7 +10,18 @@ import type { DirectoryPosition } from "./compaction.js";
 import { fileName, parseFileName, type FileKind, type RecordFiles, type RecordLocation, type StorageLog } from "./files.js";
 import { CorruptJournalError, Journal, scanSegment, segmentStartOf, type JournalIo, type ScanResult } from "./journal.js";
 import type { Table } from "./query.js";
-import { decodeBody, OP_CREATE_COLLECTION, OP_CREATE_INDEX, OP_DELETE, OP_PUT, OP_SEGMENT_START, OP_SET_OPTIONS, OP_TS_DELETE, type DecodedRecord } from "./record.js";
+import {
+  decodeBody,
+  OP_CREATE_COLLECTION,
+  OP_CREATE_INDEX,
+  OP_DELETE,
+  OP_DROP_INDEX,
+  OP_PUT,
+  OP_SEGMENT_START,
+  OP_SET_OPTIONS,
+  OP_TS_DELETE,
+  type DecodedRecord,
+} from "./record.js";
 import { readSnapshot } from "./snapshot.js";
 import { decodeDiskRows, type SnapshotState } from "./state.js";
 
@@ -245,12 +256,13 @@ function applyRecord(rec: DecodedRecord, loc: RecordLocation, replay: ReplayStat
     case OP_SET_OPTIONS:
       tables.tableOrThrow(name).options = decodeBody<CollectionOptions>(rec.body);
       return;
-    case OP_CREATE_INDEX: {
-      const table = tables.tableOrThrow(name);
-      const spec = decodeBody<IndexSpec>(rec.body);
-      if (!table.indexes.some((i) => i.spec.name === spec.name)) table.addIndex(spec);
+    case OP_CREATE_INDEX:
+      // An index of the same name is an option change (or the same spec again): the record's spec wins.
+      tables.tableOrThrow(name).replaceIndex(decodeBody<IndexSpec>(rec.body));
       return;
-    }
+    case OP_DROP_INDEX:
+      tables.tableOrThrow(name).dropIndex(decodeBody<string>(rec.body));
+      return;
     case OP_PUT: {
       const table = tables.tableOrThrow(name);
       const doc = decodeBody<Doc>(rec.body);

@@ -58,7 +58,8 @@ export class SortedIndex {
   private readonly internLookups: number[];
   private readonly internHits: number[];
 
-  constructor(readonly spec: IndexSpec) {
+  /** Replaced (never mutated) when only its options change: a snapshot being written holds the old object. */
+  constructor(public spec: IndexSpec) {
     this.fields = Object.entries(spec.keys).map(([name, dir]) => ({ name, path: splitPath(name), dir: dir === -1 ? -1 : 1 }));
     this.ranks = this.fields.map(() => new Uint8Array(16));
     this.vals = this.fields.map(() => []);
@@ -332,4 +333,9 @@ export class SortedIndex {
       return next;
     });
   }
+}
+
+/** Same keys and uniqueness: the stored entries stay valid, only options (TTL) differ. */
+export function sameStructure(a: IndexSpec, b: IndexSpec): boolean {
+  return JSON.stringify(a.keys) === JSON.stringify(b.keys) && !!a.unique === !!b.unique;
 }

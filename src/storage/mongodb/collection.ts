@@ -1,10 +1,13 @@
 // The Collection port on the MongoDB driver: a pass-through plus the few
 // adaptations both engines promise (collection.ts): string ids for upserts,
-// DuplicateKeyError, retries, and time-series restrictions reported the same way.
+// DuplicateKeyError, time-series restrictions reported the same way, and
+// retries that never apply a write twice nor drop part of a batch
+// (docs/storage.md#mongodb-retries says, per write, why each retry is safe).
 
-import { MongoServerError, type Collection as DriverCollection, type Document, type Filter as DriverFilter } from "mongodb";
+import { BSON, MongoBulkWriteError, MongoServerError, type Collection as DriverCollection, type Document, type Filter as DriverFilter } from "mongodb";
 import {
   DuplicateKeyError,
+  MAX_TIMESERIES_DOCUMENT_BYTES,
   type Collection,
   type Doc,
   type Filter,
@@ -16,15 +19,55 @@ import {
   type UpdateResult,
 } from "../collection.js";
 import { newDocumentId } from "../ids.js";
-import { withRetry, type RetryPolicy } from "./retry.js";
+import { withRetry, type Attempt, type RetryPolicy } from "./retry.js";
 
 /** Update operators whose second application changes nothing, so a retry is harmless. */
 const IDEMPOTENT_OPERATORS = new Set(["$set", "$unset", "$setOnInsert", "$addToSet", "$pull", "$pullAll", "$min", "$max"]);
 
+/** Server codes of createIndex refusing an index that exists with other options or keys. */
+const INDEX_OPTIONS_CONFLICT = 85;
+const INDEX_KEY_SPECS_CONFLICT = 86;
+const INDEX_NOT_FOUND = 27;
+const NAMESPACE_NOT_FOUND = 26;
+
+interface DriverIndex {
+  name: string;
+  key: Record<string, number>;
+  unique?: boolean;
+  expireAfterSeconds?: number;
+}
+
+/** The TTL index that carries an event collection's retention (engine.ts). */
+export function retentionIndexName(timeField: string): string {
+  return `ttl_${timeField}`;
+}
+
+/**
+ * Tells whether a driver call reached the wire. Every write carries a fresh
+ * token as its `comment`; the engine marks a token when the driver emits
+ * commandStarted for a command carrying it, which happens before the command
+ * is written to the socket. A token never marked proves the attempt was not sent.
+ */
+export interface SendTracker {
+  open(): string;
+  sent(token: string): boolean;
+  close(token: string): void;
+}
+
 export interface MongoCollectionOptions {
-  timeseries: boolean;
+  /** The port's time-series rules (insert-only events); stored as a regular collection, see engine.ts. */
+  events?: { timeField: string; metaField: string };
+  tracker: SendTracker;
+  /** Runs a database command (collMod) on the collection's database. */
+  command: (command: Document) => Promise<Document>;
   retry?: RetryPolicy;
   onWarning?: (message: string, error: unknown) => void;
+}
+
+interface WriteAttempt extends Attempt {
+  comment: string;
+  /** An earlier attempt of this call may have reached a server (and been applied). */
+  earlierMaybeSent: boolean;
 }
 
 export class MongoCollection<T extends Doc = Doc> implements Collection<T> {
@@ -38,12 +81,15 @@ export class MongoCollection<T extends Doc = Doc> implements Collection<T> {
   }
 
   async insertOne(doc: T): Promise<void> {
-    await this.run(true, async (attempt) => {
+    this.checkEventSize(doc);
+    await this.write(true, async ({ comment, earlierMaybeSent }) => {
+      // A lost reply may hide a stored document: look before sending it again.
+      if (earlierMaybeSent && (await this.stored([doc._id])).size > 0) return;
       try {
-        await this.coll.insertOne({ ...doc } as Doc);
+        await this.coll.insertOne({ ...doc } as Doc, { comment });
       } catch (e) {
-        // A retried insert that finds its own _id was applied by the attempt that lost its reply.
-        if (attempt > 1 && isDuplicateId(e)) return;
+        // The earlier attempt was still in flight when we looked, and landed first.
+        if (earlierMaybeSent && isDuplicate(e) && (await this.stored([doc._id])).size > 0) return;
         throw e;
       }
     });
@@ -51,103 +97,253 @@ export class MongoCollection<T extends Doc = Doc> implements Collection<T> {
 
   async insertMany(docs: T[]): Promise<void> {
     if (docs.length === 0) return;
-    await this.run(true, async (attempt) => {
-      try {
-        await this.coll.insertMany(
-          docs.map((d) => ({ ...d }) as Doc),
-          { ordered: true },
-        );
-      } catch (e) {
-        if (attempt > 1 && isDuplicateId(e)) return;
-        throw e;
+    for (const d of docs) this.checkEventSize(d);
+    // What is still to insert. Ordered inserts stop at the first failure, so
+    // everything before the failing index is stored and the rest is not.
+    let rest = docs.map((d) => ({ ...d }) as Doc);
+    await this.write(true, async ({ comment, earlierMaybeSent }) => {
+      if (earlierMaybeSent) {
+        const stored = await this.stored(rest.map((d) => d._id));
+        rest = rest.filter((d) => !stored.has(d._id));
+      }
+      while (rest.length > 0) {
+        try {
+          await this.coll.insertMany(rest, { ordered: true, comment });
+          rest = [];
+        } catch (e) {
+          const failed = firstWriteError(e);
+          if (!failed) throw e; // no per-document answer (network, election): the next attempt looks first
+          rest = rest.slice(failed.index);
+          // Every document still in `rest` was in the batch of each earlier attempt, so a
+          // duplicate _id after a possibly delivered attempt is that attempt's own insert.
+          if (failed.code === 11000 && earlierMaybeSent && (await this.stored([rest[0]._id])).size > 0) {
+            rest = rest.slice(1);
+            continue;
+          }
+          throw e;
+        }
       }
     });
   }
 
   async findOne(filter: Filter, options: FindOptions = {}): Promise<T | null> {
-    return (await this.run(true, () => this.coll.findOne(filter as DriverFilter<Doc>, driverFind(options)))) as T | null;
+    return (await this.read(({ signal }) => this.coll.findOne(filter as DriverFilter<Doc>, { ...driverFind(options), signal }))) as T | null;
   }
 
   async find(filter: Filter, options: FindOptions = {}): Promise<T[]> {
-    return (await this.run(true, () => this.coll.find(filter as DriverFilter<Doc>, driverFind(options)).toArray())) as unknown as T[];
+    return (await this.read(({ signal }) => this.coll.find(filter as DriverFilter<Doc>, { ...driverFind(options), signal }).toArray())) as unknown as T[];
   }
 
   async countDocuments(filter: Filter): Promise<number> {
-    return this.run(true, () => this.coll.countDocuments(filter as DriverFilter<Doc>));
+    return this.read(({ signal }) => this.coll.countDocuments(filter as DriverFilter<Doc>, { signal }));
   }
 
   async updateOne(filter: Filter, update: Update, options: UpdateOptions = {}): Promise<UpdateResult> {
-    this.refuseOnTimeseries("update");
+    this.refuseOnEvents("update");
     const u = withUpsertId(filter, update, options.upsert);
-    const r = await this.run(isIdempotent(update), () => this.coll.updateOne(filter as DriverFilter<Doc>, u, { upsert: options.upsert }));
+    const r = await this.write(isIdempotent(update), ({ comment }) => this.coll.updateOne(filter as DriverFilter<Doc>, u, { upsert: options.upsert, comment }));
     return { matchedCount: r.matchedCount, modifiedCount: r.modifiedCount, upsertedId: r.upsertedId == null ? null : String(r.upsertedId) };
   }
 
   async updateMany(filter: Filter, update: Update, options: UpdateOptions = {}): Promise<UpdateResult> {
-    this.refuseOnTimeseries("updateMany");
+    this.refuseOnEvents("updateMany");
     const u = withUpsertId(filter, update, options.upsert);
-    const r = await this.run(isIdempotent(update), () => this.coll.updateMany(filter as DriverFilter<Doc>, u, { upsert: options.upsert }));
+    const r = await this.write(isIdempotent(update), ({ comment }) => this.coll.updateMany(filter as DriverFilter<Doc>, u, { upsert: options.upsert, comment }));
     return { matchedCount: r.matchedCount, modifiedCount: r.modifiedCount, upsertedId: r.upsertedId == null ? null : String(r.upsertedId) };
   }
 
   async findOneAndUpdate(filter: Filter, update: Update, options: FindOneAndUpdateOptions = {}): Promise<T | null> {
-    this.refuseOnTimeseries("update");
+    this.refuseOnEvents("update");
     const u = withUpsertId(filter, update, options.upsert);
-    const doc = await this.run(isIdempotent(update), () =>
+    const doc = await this.write(isIdempotent(update), ({ comment }) =>
       this.coll.findOneAndUpdate(filter as DriverFilter<Doc>, u, {
         upsert: options.upsert,
         returnDocument: options.returnDocument ?? "before",
+        comment,
       }),
     );
     return doc as unknown as T | null;
   }
 
   async deleteOne(filter: Filter): Promise<number> {
-    if (this.options.timeseries) {
+    if (this.options.events) {
       throw new Error(`deleteOne is not available on time-series collection ${this.name} (MongoDB 6.3 refuses it); use deleteMany on the meta field`);
     }
-    return (await this.run(true, () => this.coll.deleteOne(filter as DriverFilter<Doc>))).deletedCount;
+    // A second deleteOne on a filter that several documents match would delete another one.
+    const byId = filter._id !== undefined && (typeof filter._id !== "object" || filter._id === null);
+    return (await this.write(byId, ({ comment }) => this.coll.deleteOne(filter as DriverFilter<Doc>, { comment }))).deletedCount;
   }
 
   async deleteMany(filter: Filter): Promise<number> {
-    return (await this.run(true, () => this.coll.deleteMany(filter as DriverFilter<Doc>))).deletedCount;
+    const events = this.options.events;
+    if (events && Object.keys(filter).some((k) => k !== events.metaField && !k.startsWith(`${events.metaField}.`))) {
+      throw new Error(`deleteMany on time-series collection ${this.name} must filter on the meta field ${events.metaField} only`);
+    }
+    return (await this.write(true, ({ comment }) => this.coll.deleteMany(filter as DriverFilter<Doc>, { comment }))).deletedCount;
   }
 
   async aggregate<R = Record<string, unknown>>(pipeline: Record<string, unknown>[]): Promise<R[]> {
-    return (await this.run(true, () => this.coll.aggregate(pipeline).toArray())) as R[];
+    return (await this.read(({ signal }) => this.coll.aggregate(pipeline, { signal }).toArray())) as R[];
   }
 
   async createIndex(spec: IndexSpec): Promise<void> {
-    if (this.options.timeseries && spec.unique) {
+    if (this.options.events && spec.unique) {
       throw new Error(`time-series collection ${this.name} cannot have unique index ${spec.name} (MongoDB refuses them)`);
     }
-    await this.run(true, () =>
-      this.coll.createIndex(spec.keys, {
-        name: spec.name,
-        ...(spec.unique ? { unique: true } : {}),
-        ...(spec.expireAfterSeconds !== undefined ? { expireAfterSeconds: spec.expireAfterSeconds } : {}),
-      }),
+    try {
+      await this.write(true, ({ comment }) => this.coll.createIndex(spec.keys, { ...indexOptions(spec), comment }));
+      return;
+    } catch (e) {
+      if (!(e instanceof MongoServerError && (e.code === INDEX_OPTIONS_CONFLICT || e.code === INDEX_KEY_SPECS_CONFLICT))) throw e;
+    }
+    await this.migrateIndex(spec);
+  }
+
+  /**
+   * createIndex refused: an index of that name (or of those keys) exists with
+   * other options or keys. Make it match `spec`. Safe when several processes
+   * start at once: each step either does what is needed or finds it done.
+   */
+  private async migrateIndex(spec: IndexSpec): Promise<void> {
+    const indexes = await this.driverIndexes();
+    const current = indexes.find((i) => i.name === spec.name);
+    if (current && sameKeys(current.key, spec.keys) && !!current.unique === !!spec.unique) {
+      if (current.expireAfterSeconds !== undefined && spec.expireAfterSeconds !== undefined) {
+        // Only the TTL differs: collMod changes it in place (createIndex refuses with
+        // IndexOptionsConflict), without a rebuild and without a moment where expiry stops.
+        await this.write(true, () => this.options.command({ collMod: this.name, index: { name: spec.name, expireAfterSeconds: spec.expireAfterSeconds } }));
+        this.options.onWarning?.(`index ${spec.name} on ${this.name}: expireAfterSeconds ${current.expireAfterSeconds} -> ${spec.expireAfterSeconds}`, null);
+        return;
+      }
+    }
+    // Other keys, other uniqueness, a TTL added or removed, or these keys under
+    // another name: drop what stands in the way, then build the index as
+    // specified. Dropping by name *and* old keys never drops an index that
+    // another replica already rebuilt; creating an identical index is a no-op.
+    const obstacles = indexes.filter((i) => i.name !== "_id_" && (i.name === spec.name || sameKeys(i.key, spec.keys)));
+    for (const old of obstacles) await this.dropIndex(old.name, old.key as Record<string, 1 | -1>);
+    await this.write(true, ({ comment }) => this.coll.createIndex(spec.keys, { ...indexOptions(spec), comment }));
+    this.options.onWarning?.(
+      `index ${spec.name} on ${this.name} rebuilt as ${JSON.stringify({ keys: spec.keys, unique: !!spec.unique, expireAfterSeconds: spec.expireAfterSeconds })}`,
+      null,
     );
   }
 
-  private refuseOnTimeseries(op: string): void {
-    // MongoDB 6.3 only updates time-series documents by meta field; the port keeps events insert-only on both engines.
-    if (this.options.timeseries) {
+  async dropIndex(name: string, keys?: Record<string, 1 | -1>): Promise<void> {
+    if (keys) {
+      const current = (await this.driverIndexes()).find((i) => i.name === name);
+      if (!current || !sameKeys(current.key, keys)) return;
+    }
+    try {
+      await this.write(true, ({ comment }) => this.coll.dropIndex(name, { comment }));
+    } catch (e) {
+      if (!(e instanceof MongoServerError && e.code === INDEX_NOT_FOUND)) throw e;
+    }
+  }
+
+  async listIndexes(): Promise<IndexSpec[]> {
+    const internal = this.options.events ? retentionIndexName(this.options.events.timeField) : null;
+    return (await this.driverIndexes())
+      .filter((i) => i.name !== "_id_" && i.name !== internal)
+      .map((i) => ({
+        name: i.name,
+        keys: i.key as Record<string, 1 | -1>,
+        ...(i.unique ? { unique: true } : {}),
+        ...(i.expireAfterSeconds !== undefined ? { expireAfterSeconds: i.expireAfterSeconds } : {}),
+      }));
+  }
+
+  private async driverIndexes(): Promise<DriverIndex[]> {
+    try {
+      return (await this.read(() => this.coll.listIndexes().toArray())) as DriverIndex[];
+    } catch (e) {
+      // listIndexes on a collection not created yet: no indexes.
+      if (e instanceof MongoServerError && e.code === NAMESPACE_NOT_FOUND) return [];
+      throw e;
+    }
+  }
+
+  /**
+   * Events are stored in a regular collection here (16 MiB documents), but the
+   * port promises MongoDB's time-series limit on both engines, so that what one
+   * engine accepts the other does too.
+   */
+  private checkEventSize(doc: Doc): void {
+    if (!this.options.events) return;
+    const bytes = BSON.calculateObjectSize(doc);
+    if (bytes > MAX_TIMESERIES_DOCUMENT_BYTES) {
+      throw new RangeError(`document ${doc._id} is ${bytes} bytes; time-series collection ${this.name} accepts at most ${MAX_TIMESERIES_DOCUMENT_BYTES}`);
+    }
+  }
+
+  private refuseOnEvents(op: string): void {
+    // The port keeps events insert-only on both engines (MongoDB 6.3 time-series rules).
+    if (this.options.events) {
       throw new Error(`${op} is not available on time-series collection ${this.name}: events are insert-only`);
     }
   }
 
-  private async run<R>(idempotent: boolean, op: (attempt: number) => Promise<R>): Promise<R> {
+  /** The ids among `ids` that are stored. */
+  private async stored(ids: string[]): Promise<Set<string>> {
+    const found = await this.coll.find({ _id: { $in: ids } } as DriverFilter<Doc>, { projection: { _id: 1 } }).toArray();
+    return new Set(found.map((d) => d._id));
+  }
+
+  private async read<R>(op: (attempt: Attempt) => Promise<R>): Promise<R> {
     try {
-      return await withRetry(op, {
-        idempotent,
-        policy: this.options.retry,
-        onRetry: (attempt, e) => this.options.onWarning?.(`MongoDB operation on ${this.name} failed (attempt ${attempt}); retrying`, e),
-      });
+      return await withRetry(op, { idempotent: true, policy: this.options.retry, onRetry: (n, e) => this.warnRetry(n, e) });
     } catch (e) {
       throw translate(e);
     }
   }
+
+  /**
+   * A write, retried within the deadline. Non-idempotent writes are re-sent
+   * only when no earlier attempt reached the wire; idempotent ones learn
+   * whether an earlier attempt may have been applied.
+   */
+  private async write<R>(idempotent: boolean, op: (attempt: WriteAttempt) => Promise<R>): Promise<R> {
+    const { tracker } = this.options;
+    const tokens: string[] = [];
+    try {
+      return await withRetry(
+        (a) => {
+          const earlierMaybeSent = tokens.some((t) => tracker.sent(t));
+          const comment = tracker.open();
+          tokens.push(comment);
+          return op({ ...a, comment, earlierMaybeSent });
+        },
+        {
+          idempotent,
+          wasSent: (n) => tracker.sent(tokens[n - 1]),
+          policy: this.options.retry,
+          onRetry: (n, e) => this.warnRetry(n, e),
+        },
+      );
+    } catch (e) {
+      throw translate(e);
+    } finally {
+      for (const t of tokens) tracker.close(t);
+    }
+  }
+
+  private warnRetry(attempt: number, e: unknown): void {
+    this.options.onWarning?.(`MongoDB operation on ${this.name} failed (attempt ${attempt}); retrying`, e);
+  }
+}
+
+function indexOptions(spec: IndexSpec): Document {
+  return {
+    name: spec.name,
+    ...(spec.unique ? { unique: true } : {}),
+    ...(spec.expireAfterSeconds !== undefined ? { expireAfterSeconds: spec.expireAfterSeconds } : {}),
+  };
+}
+
+function sameKeys(a: Record<string, unknown>, b: Record<string, unknown>): boolean {
+  const ea = Object.entries(a);
+  const eb = Object.entries(b);
+  return ea.length === eb.length && ea.every(([k, v], i) => eb[i][0] === k && Number(eb[i][1]) === Number(v));
 }
 
 function driverFind(options: FindOptions): Document {
@@ -175,8 +371,16 @@ function withUpsertId(filter: Filter, update: Update, upsert: boolean | undefine
   return { ...update, $setOnInsert: setOnInsert };
 }
 
-function isDuplicateId(e: unknown): boolean {
-  return e instanceof MongoServerError && e.code === 11000 && /index: _id_ /.test(e.message);
+function isDuplicate(e: unknown): boolean {
+  return e instanceof MongoServerError && e.code === 11000;
+}
+
+/** The first per-document failure of an ordered insertMany, if the server reported one. */
+function firstWriteError(e: unknown): { index: number; code: number } | null {
+  if (!(e instanceof MongoBulkWriteError)) return null;
+  const errors = Array.isArray(e.writeErrors) ? e.writeErrors : [e.writeErrors];
+  const first = errors.filter((w) => w && typeof w.index === "number").sort((a, b) => a.index - b.index)[0];
+  return first ? { index: first.index, code: Number(first.code) } : null;
 }
 
 function translate(e: unknown): unknown {

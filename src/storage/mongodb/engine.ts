@@ -1,13 +1,14 @@
-// The MongoDB engine (MONGODB_URI set). Requires MongoDB 6.3 or later: the
-// first release whose time-series collections take secondary indexes on
-// measurement fields together with deletes by meta field, and create a
-// (meta, time) index by themselves.
+// The MongoDB engine (MONGODB_URI set). Port time-series collections (events)
+// are stored as regular collections with a TTL index, so that a logs page is an
+// index scan in (time, _id) order (docs/storage.md#mongodb-log-paging).
+// Minimum server 6.3 (docs/storage.md#mongodb-operator-notes says why).
 
-import { MongoClient, MongoServerError, type Db } from "mongodb";
+import { randomUUID } from "node:crypto";
+import { MongoClient, MongoServerError, type CommandStartedEvent, type Db } from "mongodb";
 import type { Collection, CollectionOptions, Database, Doc } from "../collection.js";
 import { StorageUnavailableError } from "../collection.js";
-import { MongoCollection } from "./collection.js";
-import { DEFAULT_RETRY, withRetry, type RetryPolicy } from "./retry.js";
+import { MongoCollection, retentionIndexName, type SendTracker } from "./collection.js";
+import { DEFAULT_RETRY, withRetry, type Attempt, type RetryPolicy } from "./retry.js";
 
 const MIN_SERVER_VERSION: [number, number] = [6, 3];
 const DEFAULT_DATABASE = "parapet";
@@ -28,6 +29,35 @@ export function databaseNameFromUri(uri: string): string {
   return name || DEFAULT_DATABASE;
 }
 
+/** Marks the comment tokens of commands the driver started (see SendTracker). */
+export class CommandTracker implements SendTracker {
+  private readonly pending = new Map<string, boolean>();
+
+  open(): string {
+    const token = `parapet:${randomUUID()}`;
+    this.pending.set(token, false);
+    return token;
+  }
+
+  started(event: CommandStartedEvent): void {
+    const comment: unknown = event.command?.comment;
+    if (typeof comment === "string" && this.pending.has(comment)) this.pending.set(comment, true);
+  }
+
+  sent(token: string): boolean {
+    // An unknown token is one already closed: say "sent", the answer that never re-sends a write.
+    return this.pending.get(token) ?? true;
+  }
+
+  close(token: string): void {
+    this.pending.delete(token);
+  }
+}
+
+/** MongoDB error codes met while converting a collection (several replicas may do it at once). */
+const NAMESPACE_NOT_FOUND = 26;
+const NAMESPACE_EXISTS = 48;
+
 export class MongoDatabase implements Database {
   readonly engine = "mongodb" as const;
   private readonly handles = new Map<string, MongoCollection<Doc>>();
@@ -35,20 +65,27 @@ export class MongoDatabase implements Database {
   private constructor(
     private readonly client: MongoClient,
     readonly db: Db,
+    private readonly tracker: CommandTracker,
     private readonly options: MongoEngineOptions,
   ) {}
 
   static async connect(uri: string, options: MongoEngineOptions = {}): Promise<MongoDatabase> {
+    // These override the URI's own values (docs/storage.md#mongodb-operator-notes).
     const client = new MongoClient(uri, {
       appName: "parapet",
       serverSelectionTimeoutMS: options.serverSelectionTimeoutMS ?? 5_000,
       retryWrites: true,
       retryReads: true,
+      // commandStarted tells whether a write reached the wire (retry.ts).
+      monitorCommands: true,
     });
+    const tracker = new CommandTracker();
+    client.on("commandStarted", (e) => tracker.started(e));
     const retry = options.retry ?? DEFAULT_RETRY;
+    // A database that starts with Parapet (one compose file) gets a minute, not a request's budget.
     await withRetry(() => client.connect(), {
       idempotent: true,
-      policy: retry,
+      policy: { ...retry, budgetMs: Math.max(retry.budgetMs, 60_000) },
       onRetry: (attempt, e) => options.onWarning?.(`connecting to MongoDB failed (attempt ${attempt}); retrying`, e),
     });
     const db = client.db(databaseNameFromUri(uri));
@@ -58,61 +95,103 @@ export class MongoDatabase implements Database {
       await client.close();
       throw e;
     }
-    return new MongoDatabase(client, db, options);
+    return new MongoDatabase(client, db, tracker, options);
   }
 
   async collection<T extends Doc = Doc>(name: string, options: CollectionOptions = {}): Promise<Collection<T>> {
     const cached = this.handles.get(name);
     if (cached) return cached as unknown as Collection<T>;
-    const retry = { idempotent: true, policy: this.options.retry };
-    const [info] = await withRetry(() => this.db.listCollections({ name }).toArray(), retry);
-    const isTimeseries = info?.type === "timeseries";
-    if (!info) {
+    const [info] = await this.idempotent(() => this.db.listCollections({ name }).toArray());
+    if (info?.type === "timeseries") {
+      if (!options.timeseries) throw new Error(`collection ${name} is a MongoDB time-series collection; Parapet expects a regular one`);
+      await this.convertTimeseries(name);
+    } else if (!info) {
       try {
-        await withRetry(
-          () =>
-            this.db.createCollection(name, {
-              ...(options.timeseries ? { timeseries: options.timeseries } : {}),
-              ...(options.expireAfterSeconds !== undefined ? { expireAfterSeconds: options.expireAfterSeconds } : {}),
-            }),
-          retry,
-        );
+        await this.idempotent(() => this.db.createCollection(name));
       } catch (e) {
-        // Another process created it between our check and our create: fine (NamespaceExists).
-        if (!(e instanceof MongoServerError && e.code === 48)) throw e;
-      }
-    } else {
-      if (options.timeseries && !isTimeseries) throw new Error(`collection ${name} exists and is not a time-series collection`);
-      const current = (info as { options?: { expireAfterSeconds?: number } }).options?.expireAfterSeconds;
-      if (isTimeseries && options.expireAfterSeconds !== undefined && current !== options.expireAfterSeconds) {
-        // Retention is configuration: follow it on every start.
-        await withRetry(() => this.db.command({ collMod: name, expireAfterSeconds: options.expireAfterSeconds }), retry);
+        // Another process created it between our check and our create: fine.
+        if (!(e instanceof MongoServerError && e.code === NAMESPACE_EXISTS)) throw e;
       }
     }
+    const ts = options.timeseries;
     const handle = new MongoCollection<Doc>(this.db.collection<Doc>(name), {
-      timeseries: !!options.timeseries || isTimeseries,
+      events: ts ? { timeField: ts.timeField, metaField: ts.metaField } : undefined,
+      tracker: this.tracker,
+      command: (command) => this.db.command(command),
       retry: this.options.retry,
       onWarning: this.options.onWarning,
     });
+    if (ts && options.expireAfterSeconds !== undefined) {
+      // Events live in a regular collection (docs/storage.md#mongodb-log-paging):
+      // retention is a TTL index on the time field, changed in place by collMod.
+      await handle.createIndex({ name: retentionIndexName(ts.timeField), keys: { [ts.timeField]: 1 }, expireAfterSeconds: options.expireAfterSeconds });
+    }
     this.handles.set(name, handle);
     return handle as unknown as Collection<T>;
   }
 
+  /**
+   * Earlier versions stored events in a MongoDB time-series collection, whose
+   * indexes cannot return a page in (time, _id) order. Copy the events into a
+   * regular collection of the same name. Time-series collections cannot be
+   * renamed, so: copy to a staging collection, drop, rename the copy. Every
+   * step is idempotent, so replicas starting together converge.
+   */
+  private async convertTimeseries(name: string): Promise<void> {
+    const staging = `${name}__regular`;
+    this.options.onWarning?.(`converting time-series collection ${name} to a regular collection (one-time migration)`, null);
+    try {
+      await this.idempotent(({ signal }) =>
+        this.db
+          .collection(name)
+          .aggregate([{ $merge: { into: staging, on: "_id", whenMatched: "keepExisting", whenNotMatched: "insert" } }], { signal })
+          .toArray(),
+      );
+      await this.ignoring([NAMESPACE_NOT_FOUND], () => this.db.dropCollection(name));
+    } catch (e) {
+      // Another replica finished first: the source is gone; its result is there.
+      if (!(e instanceof MongoServerError && e.code === NAMESPACE_NOT_FOUND)) throw e;
+    }
+    try {
+      await this.idempotent(() => this.db.renameCollection(staging, name));
+    } catch (e) {
+      if (e instanceof MongoServerError && e.code === NAMESPACE_NOT_FOUND) return; // renamed by another replica
+      if (!(e instanceof MongoServerError && e.code === NAMESPACE_EXISTS)) throw e;
+      // Someone made `name` first (another replica's rename, or a create): add what we copied, drop ours.
+      await this.idempotent(({ signal }) =>
+        this.db
+          .collection(staging)
+          .aggregate([{ $merge: { into: name, on: "_id", whenMatched: "keepExisting", whenNotMatched: "insert" } }], { signal })
+          .toArray(),
+      );
+      await this.ignoring([NAMESPACE_NOT_FOUND], () => this.db.dropCollection(staging));
+    }
+  }
+
+  private idempotent<R>(op: (attempt: Attempt) => Promise<R>): Promise<R> {
+    return withRetry(op, { idempotent: true, policy: this.options.retry });
+  }
+
+  private async ignoring(codes: number[], op: () => Promise<unknown>): Promise<void> {
+    try {
+      await this.idempotent(op);
+    } catch (e) {
+      if (!(e instanceof MongoServerError && typeof e.code === "number" && codes.includes(e.code))) throw e;
+    }
+  }
+
   async ping(): Promise<void> {
     const timeout = this.options.pingTimeoutMs ?? 2_000;
-    let timer: NodeJS.Timeout | undefined;
     try {
-      await Promise.race([
-        this.db.command({ ping: 1 }),
-        new Promise((_, reject) => {
-          timer = setTimeout(() => reject(new StorageUnavailableError(`MongoDB did not answer a ping within ${timeout} ms`)), timeout);
-        }),
-      ]);
+      // Any reachable member answers: an election (no primary for ~10 s) is not a
+      // reason to take every replica out of the load balancer at once, since
+      // writes wait for the new primary within their own budget.
+      await this.db.command({ ping: 1 }, { readPreference: "primaryPreferred", signal: AbortSignal.timeout(timeout) });
     } catch (e) {
-      if (e instanceof StorageUnavailableError) throw e;
+      if (e instanceof DOMException && e.name === "TimeoutError") {
+        throw new StorageUnavailableError(`MongoDB did not answer a ping within ${timeout} ms`, { cause: e });
+      }
       throw new StorageUnavailableError(`MongoDB is unreachable: ${(e as Error).message}`, { cause: e });
-    } finally {
-      clearTimeout(timer);
     }
   }
 
@@ -127,6 +206,6 @@ async function assertServerVersion(db: Db): Promise<void> {
   const [major, minor] = version.split(".").map((n) => Number.parseInt(n, 10));
   const [needMajor, needMinor] = MIN_SERVER_VERSION;
   if (major < needMajor || (major === needMajor && minor < needMinor)) {
-    throw new Error(`MongoDB ${version} is too old: Parapet needs ${needMajor}.${needMinor} or later (time-series collections with secondary indexes and deletes)`);
+    throw new Error(`MongoDB ${version} is too old: Parapet needs ${needMajor}.${needMinor} or later (see docs/storage.md, MongoDB: operator notes)`);
   }
 }

@@ -1,11 +1,17 @@
 // Retrying MongoDB operations through transient failures (a primary stepping
-// down, a dropped connection, no reachable server for a moment).
+// down, a dropped connection, no reachable server for a moment), within a
+// deadline, without ever applying a write twice (docs/storage.md#mongodb-retries).
 //
-// The driver already retries a read or a write once (retryReads/retryWrites).
-// This adds capped exponential backoff with jitter around it, so an election
-// (~10 s) does not surface as errors. Writes that are not idempotent ($inc on
-// a rollup) are retried only when the driver never sent them (no server could
-// be selected): re-sending one that may have been applied could count twice.
+// The driver already retries a read or a write once (retryReads/retryWrites);
+// its write retry reuses the same transaction number, so the server applies it
+// at most once. A retry made here is a new operation to the server. It is
+// therefore safe only for operations that are idempotent as sent, or whose
+// previous attempt provably never reached the wire. "Never reached the wire" is
+// not the same as "the error is a MongoServerSelectionError": the driver's own
+// retry selects a server again after a first attempt was sent, and a failed
+// re-selection surfaces as a selection error for a write that may have been
+// applied. The caller tells (wasSent) whether the driver started a command for
+// this attempt, which the engine learns from the driver's commandStarted events.
 
 import { MongoError, MongoNetworkError, MongoServerSelectionError } from "mongodb";
 import { StorageUnavailableError } from "../collection.js";
@@ -15,9 +21,15 @@ export interface RetryPolicy {
   attempts: number;
   baseDelayMs: number;
   maxDelayMs: number;
+  /**
+   * Time for all attempts of one operation, backoff included. It is well under
+   * the 30 s request timeout so that a request doing a few storage calls during
+   * an outage answers 503 rather than 504.
+   */
+  budgetMs: number;
 }
 
-export const DEFAULT_RETRY: RetryPolicy = { attempts: 6, baseDelayMs: 100, maxDelayMs: 3_000 };
+export const DEFAULT_RETRY: RetryPolicy = { attempts: 6, baseDelayMs: 100, maxDelayMs: 2_000, budgetMs: 10_000 };
 
 /** Server error codes that mean "try again": elections, shutdowns, network trouble between servers. */
 const TRANSIENT_CODES = new Set([6, 7, 89, 91, 189, 262, 9001, 10107, 11600, 11602, 13435, 13436, 63, 150, 134]);
@@ -31,34 +43,94 @@ export function isTransient(e: unknown): boolean {
   return typeof e.code === "number" && TRANSIENT_CODES.has(e.code);
 }
 
-/** The operation certainly did not reach a server. */
-function notSent(e: unknown): boolean {
-  return e instanceof MongoServerSelectionError;
+/**
+ * MongoDB could not serve the operation within its deadline. `outcome` says
+ * whether a write may have been applied all the same ("unknown": its reply was
+ * lost and it was not re-sent) or certainly was not ("not-applied").
+ */
+export class MongoUnavailableError extends StorageUnavailableError {
+  readonly outcome: "not-applied" | "unknown";
+
+  constructor(message: string, options: { cause?: unknown; retryAfterSeconds: number; outcome: "not-applied" | "unknown" }) {
+    super(message, options);
+    this.name = "MongoUnavailableError";
+    this.outcome = options.outcome;
+  }
+}
+
+/** What one attempt may use: the time left, and a signal that fires when it runs out. */
+export interface Attempt {
+  attempt: number;
+  remainingMs: number;
+  signal: AbortSignal;
 }
 
 export interface RetryOptions {
-  /** Safe to run twice. */
+  /** Running it again after it was applied changes nothing. */
   idempotent: boolean;
+  /**
+   * Whether attempt `n` may have reached a server. Without it every failure
+   * counts as possibly sent, the safe assumption for a write.
+   */
+  wasSent?: (attempt: number) => boolean;
   policy?: RetryPolicy;
   onRetry?: (attempt: number, error: unknown) => void;
   sleep?: (ms: number) => Promise<void>;
+  now?: () => number;
 }
 
-export async function withRetry<T>(op: (attempt: number) => Promise<T>, options: RetryOptions): Promise<T> {
+class DeadlineReached extends Error {}
+
+export async function withRetry<T>(op: (attempt: Attempt) => Promise<T>, options: RetryOptions): Promise<T> {
   const policy = options.policy ?? DEFAULT_RETRY;
+  const now = options.now ?? Date.now;
   const sleep = options.sleep ?? ((ms: number) => new Promise<void>((r) => setTimeout(r, ms)));
+  const deadline = now() + policy.budgetMs;
+  const retryAfterSeconds = Math.max(1, Math.ceil(policy.budgetMs / 1000));
+  let lastError: unknown = undefined;
+  let maybeApplied = false;
+  const unavailable = (why: string, cause: unknown) =>
+    new MongoUnavailableError(`MongoDB is unavailable (${why}): ${cause instanceof Error ? cause.message : String(cause)}`, {
+      cause,
+      retryAfterSeconds,
+      outcome: maybeApplied ? "unknown" : "not-applied",
+    });
+
   for (let attempt = 1; ; attempt++) {
+    const remainingMs = deadline - now();
+    if (remainingMs <= 0) throw unavailable(`no attempt fits in the ${policy.budgetMs} ms budget`, lastError ?? "deadline reached");
+    const controller = new AbortController();
+    let timer: NodeJS.Timeout | undefined;
+    // The caller stops waiting at the deadline even when the driver does not
+    // (writes take no AbortSignal): the request gets its 503 on time.
+    const expired = new Promise<never>((_, reject) => {
+      timer = setTimeout(() => {
+        controller.abort(new DeadlineReached());
+        reject(new DeadlineReached());
+      }, remainingMs);
+    });
     try {
-      return await op(attempt);
+      return await Promise.race([op({ attempt, remainingMs, signal: controller.signal }), expired]);
     } catch (e) {
-      if (!isTransient(e)) throw e;
-      const retryable = options.idempotent || notSent(e);
-      if (!retryable || attempt >= policy.attempts) {
-        throw new StorageUnavailableError(`MongoDB is unavailable: ${(e as Error).message}`, { cause: e });
+      const sent = options.wasSent ? options.wasSent(attempt) : true;
+      if (e instanceof DeadlineReached || controller.signal.aborted) {
+        maybeApplied ||= sent && !options.idempotent;
+        throw unavailable(`deadline of ${policy.budgetMs} ms reached`, lastError ?? e);
       }
+      if (!isTransient(e)) throw e;
+      lastError = e;
+      if (!options.idempotent && sent) {
+        // Re-sending would be a new operation that the server cannot tell from the first.
+        maybeApplied = true;
+        throw unavailable("a write whose reply was lost is not re-sent", e);
+      }
+      if (attempt >= policy.attempts) throw unavailable(`${attempt} attempts failed`, e);
       options.onRetry?.(attempt, e);
       const cap = Math.min(policy.maxDelayMs, policy.baseDelayMs * 2 ** (attempt - 1));
-      await sleep(cap / 2 + Math.random() * (cap / 2));
+      const delay = Math.min(cap / 2 + Math.random() * (cap / 2), Math.max(0, deadline - now()));
+      await sleep(delay);
+    } finally {
+      clearTimeout(timer);
     }
   }
 }

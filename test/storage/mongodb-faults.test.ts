@@ -1,0 +1,323 @@
+// Fault injection for the MongoDB engine's retries (docs/storage.md#mongodb-retries).
+//
+// Why a test double: no MongoDB server can run on the project's machines, and the
+// driver has no wire-level fake. The faults are therefore injected at the boundary
+// Parapet calls, the driver's Collection object: FaultyCollection stores documents
+// in memory and, per call, fails the way the driver does (the real driver error
+// classes), before sending, after the server applied the write but the reply was
+// lost, or in the middle of an ordered batch. It marks a command "sent" exactly
+// where the driver emits commandStarted. The code under test (MongoCollection,
+// withRetry, CommandTracker) is the production code, unchanged. With MONGODB_URI
+// set, test/storage/mongodb-server.test.ts runs the same engine on a real server.
+
+import { MongoBulkWriteError, MongoNetworkError, MongoServerError, MongoServerSelectionError, type Collection as DriverCollection, type Document } from "mongodb";
+import { describe, expect, it } from "vitest";
+import { DuplicateKeyError, type Doc } from "../../src/storage/collection.js";
+import { MongoCollection } from "../../src/storage/mongodb/collection.js";
+import { CommandTracker } from "../../src/storage/mongodb/engine.js";
+import { MongoUnavailableError, type RetryPolicy } from "../../src/storage/mongodb/retry.js";
+
+type Fault =
+  /** No server selectable: nothing sent. */
+  | "before-send"
+  /** Applied by the server; the connection dropped before the reply. */
+  | "lost-reply"
+  /** Sent and applied; the driver's own retry then found no primary (the issue's case). */
+  | "reselect-after-send"
+  /** insertMany: the first `n` documents applied, then the connection dropped. */
+  | { midBatch: number };
+
+const FAST: RetryPolicy = { attempts: 6, baseDelayMs: 1, maxDelayMs: 2, budgetMs: 5_000 };
+
+class FaultyCollection {
+  readonly docs = new Map<string, Doc>();
+  readonly faults: Fault[] = [];
+  /** Commands that reached the "wire", by name. */
+  readonly sends: string[] = [];
+  readonly indexes: { name: string; key: Record<string, number>; expireAfterSeconds?: number; unique?: boolean }[] = [{ name: "_id_", key: { _id: 1 } }];
+  readonly commands: Document[] = [];
+  collectionName = "faulty";
+
+  constructor(private readonly tracker: CommandTracker) {}
+
+  private send(name: string, comment: unknown): void {
+    this.sends.push(name);
+    this.tracker.started({ command: { comment } } as never);
+  }
+
+  /** Runs `apply` as the server would, failing as the next fault says. */
+  private async call<R>(name: string, comment: unknown, apply: () => R): Promise<R> {
+    const fault = this.faults.shift();
+    if (fault === "before-send") throw new MongoServerSelectionError("Server selection timed out after 5000 ms", { type: "Unknown", servers: new Map() } as never);
+    this.send(name, comment);
+    const result = apply();
+    if (fault === "lost-reply") throw new MongoNetworkError("connection 3 to 10.0.0.1:27017 closed");
+    if (fault === "reselect-after-send")
+      throw new MongoServerSelectionError("Server selection timed out after 5000 ms", { type: "ReplicaSetNoPrimary", servers: new Map() } as never);
+    return result;
+  }
+
+  private insertDoc(doc: Doc): void {
+    if (this.docs.has(doc._id))
+      throw new MongoServerError({ message: `E11000 duplicate key error collection: t.faulty index: _id_ dup key: { _id: "${doc._id}" }`, code: 11000 });
+    this.docs.set(doc._id, structuredClone(doc));
+  }
+
+  insertOne(doc: Doc, options: { comment?: string }) {
+    return this.call("insert", options.comment, () => {
+      this.insertDoc(doc);
+      return { acknowledged: true, insertedId: doc._id };
+    });
+  }
+
+  async insertMany(docs: Doc[], options: { comment?: string }) {
+    const fault = this.faults[0];
+    if (typeof fault === "object") {
+      this.faults.shift();
+      this.send("insert", options.comment);
+      for (const d of docs.slice(0, fault.midBatch)) this.insertDoc(d);
+      throw new MongoNetworkError("connection closed in the middle of a batch");
+    }
+    return this.call("insert", options.comment, () => {
+      // Ordered: stop at the first failure; what came before stays inserted.
+      for (let i = 0; i < docs.length; i++) {
+        if (this.docs.has(docs[i]._id)) {
+          throw new MongoBulkWriteError(
+            { message: "E11000 duplicate key error", code: 11000, writeErrors: [{ index: i, code: 11000, errmsg: "E11000" }] } as never,
+            { insertedCount: i } as never,
+          );
+        }
+        this.insertDoc(docs[i]);
+      }
+      return { acknowledged: true, insertedCount: docs.length };
+    });
+  }
+
+  private applyUpdate(filter: Document, update: Document, upsert: boolean | undefined): { matched: number; upserted: string | null; doc: Doc | null } {
+    const existing = this.docs.get(filter._id as string);
+    if (!existing && !upsert) return { matched: 0, upserted: null, doc: null };
+    const doc: Doc = existing ?? { _id: filter._id as string, ...((update.$setOnInsert ?? {}) as Record<string, unknown>) };
+    const matched = existing ? 1 : 0;
+    const upserted = existing ? null : doc._id;
+    for (const [k, v] of Object.entries((update.$inc ?? {}) as Record<string, number>)) doc[k] = ((doc[k] as number | undefined) ?? 0) + v;
+    Object.assign(doc, update.$set ?? {});
+    this.docs.set(doc._id, doc);
+    return { matched, upserted, doc };
+  }
+
+  updateOne(filter: Document, update: Document, options: { upsert?: boolean; comment?: string }) {
+    return this.call("update", options.comment, () => {
+      const r = this.applyUpdate(filter, update, options.upsert);
+      return { acknowledged: true, matchedCount: r.matched, modifiedCount: r.matched, upsertedId: r.upserted, upsertedCount: r.upserted ? 1 : 0 };
+    });
+  }
+
+  findOneAndUpdate(filter: Document, update: Document, options: { upsert?: boolean; comment?: string }) {
+    return this.call("findAndModify", options.comment, () => structuredClone(this.applyUpdate(filter, update, options.upsert).doc));
+  }
+
+  find(filter: Document) {
+    const ids = (filter._id as { $in?: string[] }).$in ?? [];
+    return { toArray: async () => ids.filter((id) => this.docs.has(id)).map((id) => ({ _id: id })) };
+  }
+
+  listIndexes() {
+    return { toArray: async () => structuredClone(this.indexes) };
+  }
+
+  async createIndex(keys: Record<string, number>, options: { name: string; expireAfterSeconds?: number; unique?: boolean }) {
+    const same = this.indexes.find((i) => i.name === options.name);
+    if (same) {
+      if (JSON.stringify(same.key) !== JSON.stringify(keys)) throw new MongoServerError({ message: "IndexKeySpecsConflict", code: 86 });
+      if (same.expireAfterSeconds !== options.expireAfterSeconds || !!same.unique !== !!options.unique) {
+        throw new MongoServerError({ message: `An existing index has the same name as the requested index (IndexOptionsConflict)`, code: 85 });
+      }
+      return options.name;
+    }
+    this.indexes.push({
+      name: options.name,
+      key: keys,
+      ...(options.expireAfterSeconds !== undefined ? { expireAfterSeconds: options.expireAfterSeconds } : {}),
+      ...(options.unique ? { unique: true } : {}),
+    });
+    return options.name;
+  }
+
+  async dropIndex(name: string) {
+    const i = this.indexes.findIndex((x) => x.name === name);
+    if (i < 0) throw new MongoServerError({ message: "index not found", code: 27 });
+    this.indexes.splice(i, 1);
+  }
+}
+
+function setup(options: { events?: boolean } = {}) {
+  const tracker = new CommandTracker();
+  const fake = new FaultyCollection(tracker);
+  const commands: Document[] = [];
+  const coll = new MongoCollection<Doc>(fake as unknown as DriverCollection<Doc>, {
+    tracker,
+    retry: FAST,
+    events: options.events ? { timeField: "timestamp", metaField: "meta" } : undefined,
+    command: async (c) => {
+      commands.push(c);
+      const index = c.index as { name: string; expireAfterSeconds: number };
+      const target = fake.indexes.find((i) => i.name === index.name);
+      if (!target) throw new MongoServerError({ message: "index not found", code: 27 });
+      target.expireAfterSeconds = index.expireAfterSeconds;
+      return { ok: 1 };
+    },
+  });
+  return { fake, coll, commands };
+}
+
+const log = (i: number): Doc => ({ _id: `log-${String(i).padStart(4, "0")}`, timestamp: new Date(), meta: { org_id: "o" }, n: i });
+
+describe("MongoDB retries under injected faults", () => {
+  it("re-sends an $inc that never reached a server, and counts it once", async () => {
+    const { fake, coll } = setup();
+    fake.faults.push("before-send", "before-send");
+    await coll.updateOne({ _id: "r1" }, { $inc: { num_requests: 1 }, $set: { org_id: "o" } }, { upsert: true });
+    expect(fake.docs.get("r1")?.num_requests).toBe(1);
+    expect(fake.sends).toEqual(["update"]);
+  });
+
+  it("never re-sends an $inc whose reply was lost: applied once, reported as unknown", async () => {
+    for (const fault of ["lost-reply", "reselect-after-send"] as const) {
+      const { fake, coll } = setup();
+      await coll.updateOne({ _id: "r1" }, { $inc: { num_requests: 1 } }, { upsert: true });
+      fake.faults.push(fault);
+      const e = await coll.updateOne({ _id: "r1" }, { $inc: { num_requests: 1 } }, { upsert: true }).catch((err: unknown) => err);
+      expect(e, fault).toBeInstanceOf(MongoUnavailableError);
+      expect((e as MongoUnavailableError).outcome).toBe("unknown");
+      expect((e as MongoUnavailableError).retryAfterSeconds).toBeGreaterThan(0);
+      // Two requests, two increments: the lost reply did not become a third.
+      expect(fake.docs.get("r1")?.num_requests, fault).toBe(2);
+      expect(fake.sends).toEqual(["update", "update"]);
+    }
+  });
+
+  it("does not skip a policy version when the version bump's reply is lost", async () => {
+    const { fake, coll } = setup();
+    fake.docs.set("p1", { _id: "p1", version_id: 1, name: "a" });
+    fake.faults.push("reselect-after-send");
+    await expect(coll.findOneAndUpdate({ _id: "p1" }, { $set: { name: "b" }, $inc: { version_id: 1 } }, { returnDocument: "after" })).rejects.toBeInstanceOf(
+      MongoUnavailableError,
+    );
+    expect(fake.docs.get("p1")?.version_id).toBe(2);
+    expect(fake.sends).toHaveLength(1);
+  });
+
+  it("retries idempotent updates after a lost reply", async () => {
+    const { fake, coll } = setup();
+    fake.faults.push("lost-reply");
+    await coll.updateOne({ _id: "k" }, { $set: { revoked: true } }, { upsert: true });
+    expect(fake.docs.get("k")).toEqual({ _id: "k", revoked: true });
+    expect(fake.sends).toEqual(["update", "update"]);
+  });
+
+  it("stores a log once when the reply of its insert is lost", async () => {
+    const { fake, coll } = setup({ events: true });
+    fake.faults.push("lost-reply");
+    await coll.insertOne(log(1));
+    expect([...fake.docs.keys()]).toEqual(["log-0001"]);
+    // The retry looked before sending again, and did not send.
+    expect(fake.sends).toEqual(["insert"]);
+  });
+
+  it("treats a duplicate _id met by a retry as its own earlier insert, but not on a first attempt", async () => {
+    const { fake, coll } = setup();
+    fake.faults.push("reselect-after-send");
+    await coll.insertOne({ _id: "a", x: 1 });
+    expect(fake.docs.size).toBe(1);
+    await expect(coll.insertOne({ _id: "a", x: 2 })).rejects.toBeInstanceOf(DuplicateKeyError);
+  });
+
+  it("resumes an ordered insertMany that stopped mid-batch: none twice, none dropped", async () => {
+    const { fake, coll } = setup({ events: true });
+    const batch = Array.from({ length: 1000 }, (_, i) => log(i));
+    fake.faults.push({ midBatch: 437 }, "lost-reply");
+    await coll.insertMany(batch);
+    expect([...fake.docs.keys()].sort()).toEqual(batch.map((d) => d._id));
+  });
+
+  it("continues past its own documents when a retried batch meets them (duplicate at the first document)", async () => {
+    const { fake, coll } = setup();
+    const batch = Array.from({ length: 10 }, (_, i) => log(i));
+    // First attempt: 4 applied, reply lost, and document 4 still in flight: it lands
+    // just after the retry looked, so the retry's batch meets it at its first document.
+    fake.faults.push({ midBatch: 4 });
+    const realFind = fake.find.bind(fake);
+    fake.find = (filter: Document) => ({
+      toArray: async () => {
+        const found = await realFind(filter).toArray();
+        fake.docs.set("log-0004", log(4));
+        return found;
+      },
+    });
+    await coll.insertMany(batch);
+    expect([...fake.docs.keys()].sort()).toEqual(batch.map((d) => d._id));
+  });
+
+  it("reports a genuine duplicate in a first batch after inserting what came before it", async () => {
+    const { fake, coll } = setup();
+    fake.docs.set("log-0005", log(5));
+    await expect(coll.insertMany(Array.from({ length: 10 }, (_, i) => log(i)))).rejects.toBeInstanceOf(DuplicateKeyError);
+    expect([...fake.docs.keys()].sort()).toEqual(["log-0000", "log-0001", "log-0002", "log-0003", "log-0004", "log-0005"]);
+  });
+
+  it("answers within the budget when no server can be selected, and stops trying", async () => {
+    const { fake, coll } = setup();
+    const slow = new MongoCollection<Doc>(fake as unknown as DriverCollection<Doc>, {
+      tracker: new CommandTracker(),
+      retry: { attempts: 100, baseDelayMs: 20, maxDelayMs: 40, budgetMs: 300 },
+      command: async () => ({}),
+    });
+    fake.faults.push(...Array.from({ length: 100 }, () => "before-send" as const));
+    const started = Date.now();
+    const e = await slow.insertOne({ _id: "x" }).catch((err: unknown) => err);
+    const took = Date.now() - started;
+    expect(e).toBeInstanceOf(MongoUnavailableError);
+    expect((e as MongoUnavailableError).outcome).toBe("not-applied");
+    expect(took).toBeLessThan(1_000);
+    const left = fake.faults.length;
+    await new Promise((r) => setTimeout(r, 100));
+    expect(fake.faults.length).toBe(left); // no attempt after the deadline
+    void coll;
+  });
+
+  it("stops waiting at the deadline even when the driver call hangs", async () => {
+    const { fake } = setup();
+    fake.insertOne = () => new Promise(() => undefined) as never;
+    const hung = new MongoCollection<Doc>(fake as unknown as DriverCollection<Doc>, {
+      tracker: new CommandTracker(),
+      retry: { attempts: 3, baseDelayMs: 1, maxDelayMs: 1, budgetMs: 200 },
+      command: async () => ({}),
+    });
+    const started = Date.now();
+    await expect(hung.insertOne({ _id: "x" })).rejects.toBeInstanceOf(MongoUnavailableError);
+    expect(Date.now() - started).toBeLessThan(1_000);
+  });
+
+  it("changes a TTL through collMod instead of failing with IndexOptionsConflict", async () => {
+    const { fake, coll, commands } = setup();
+    await coll.createIndex({ name: "retention", keys: { start: 1 }, expireAfterSeconds: 30 * 86_400 });
+    await coll.createIndex({ name: "retention", keys: { start: 1 }, expireAfterSeconds: 7 * 86_400 });
+    expect(commands).toEqual([{ collMod: "faulty", index: { name: "retention", expireAfterSeconds: 7 * 86_400 } }]);
+    expect(fake.indexes.find((i) => i.name === "retention")?.expireAfterSeconds).toBe(7 * 86_400);
+    expect(await coll.listIndexes()).toEqual([{ name: "retention", keys: { start: 1 }, expireAfterSeconds: 7 * 86_400 }]);
+  });
+
+  it("rebuilds an index whose keys or uniqueness changed", async () => {
+    const { fake, coll, commands } = setup();
+    await coll.createIndex({ name: "org_start", keys: { org_id: 1, minute: 1 } });
+    await coll.createIndex({ name: "org_start", keys: { org_id: 1, start: 1 } });
+    await coll.createIndex({ name: "org_start", keys: { org_id: 1, start: 1 }, unique: true });
+    expect(commands).toEqual([]);
+    expect(fake.indexes.filter((i) => i.name !== "_id_")).toEqual([{ name: "org_start", key: { org_id: 1, start: 1 }, unique: true }]);
+  });
+
+  it("refuses an event above MongoDB's time-series document limit on both engines' terms", async () => {
+    const { coll } = setup({ events: true });
+    await expect(coll.insertOne({ ...log(1), big: "x".repeat(4_100_000) })).rejects.toBeInstanceOf(RangeError);
+  });
+});

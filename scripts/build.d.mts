@@ -1,2 +1,2 @@
-/** Compiles src/ and gen/ to dist/; resolves with the path of the compiled entry point. */
-export function buildService(): Promise<string>;
+/** Compiles src/ and gen/ to dist/ (or `outdir`); resolves with the path of the compiled entry point. */
+export function buildService(outdir?: string): Promise<string>;

@@ -11,7 +11,6 @@ import { fileURLToPath } from "node:url";
 import { build } from "esbuild";
 
 const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), "..");
-const outdir = path.join(root, "dist");
 
 function sources(dir) {
   return readdirSync(path.join(root, dir), { withFileTypes: true, recursive: true })
@@ -19,7 +18,8 @@ function sources(dir) {
     .map((e) => path.join(e.parentPath ?? e.path, e.name));
 }
 
-export async function buildService() {
+/** `outdir`: elsewhere for tests that assemble a tree like the container image's (test/server/operator-deploy.test.ts). */
+export async function buildService(outdir = path.join(root, "dist")) {
   rmSync(outdir, { recursive: true, force: true });
   await build({
     entryPoints: [...sources("src"), ...sources("gen")],

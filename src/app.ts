@@ -5,6 +5,7 @@ import {
   type CreateCustomGuardrailRequest,
   type UpdateCustomGuardrailRequest,
 } from "../gen/parapet/v1/custom_guardrails_pb.js";
+import { CreateApiKeyRequestSchema, type CreateApiKeyRequest } from "../gen/parapet/v1/api_keys_pb.js";
 import { CreatePolicyRequestSchema, UpdatePolicyRequestSchema, type CreatePolicyRequest, type UpdatePolicyRequest } from "../gen/parapet/v1/policies_pb.js";
 import { CreateProjectRequestSchema, UpdateProjectRequestSchema, type CreateProjectRequest, type UpdateProjectRequest } from "../gen/parapet/v1/projects_pb.js";
 import { analyticsService } from "./analytics/service.js";
@@ -14,6 +15,7 @@ import { timeoutInterceptor } from "./api/interceptors/timeout.js";
 import { validationInterceptor, type CrossFieldRules } from "./api/interceptors/validation.js";
 import { AuthFailureLimiter } from "./auth/auth-failures.js";
 import { bootstrap } from "./auth/bootstrap.js";
+import { apiKeyRequestViolations, apiKeyService } from "./auth/keys-service.js";
 import { RateLimiter } from "./auth/rate-limit.js";
 import type { Config } from "./config.js";
 import { customGuardrailService, guardrailViolations } from "./custom-guardrails/service.js";
@@ -58,6 +60,7 @@ const crossFieldRules: CrossFieldRules = {
   [UpdateProjectRequestSchema.typeName]: (r: UpdateProjectRequest) => projectRequestViolations(r.project),
   [CreateCustomGuardrailRequestSchema.typeName]: (r: CreateCustomGuardrailRequest) => guardrailViolations(r.customGuardrail),
   [UpdateCustomGuardrailRequestSchema.typeName]: (r: UpdateCustomGuardrailRequest) => guardrailViolations(r.customGuardrail),
+  [CreateApiKeyRequestSchema.typeName]: (r: CreateApiKeyRequest) => apiKeyRequestViolations(r),
 };
 
 function services(config: Config, repos: Repositories, metrics: Metrics, pool: ScreeningPool | undefined): ServiceImpls {
@@ -81,6 +84,7 @@ function services(config: Config, repos: Repositories, metrics: Metrics, pool: S
     logs: logService({ orgs, logs }),
     analytics: analyticsService({ orgs, rollups }),
     retiredPolicies: retiredPolicyService,
+    apiKeys: apiKeyService({ orgs, keys: repos.keys }),
   };
 }
 

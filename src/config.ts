@@ -26,7 +26,7 @@ export interface Config {
   /** Where generated bootstrap keys are saved as well as shown; none under MongoDB unless PARAPET_BOOTSTRAP_KEYS_FILE says. */
   bootstrapKeysFile?: string;
   logLevel: string;
-  /** Per-key sustained requests per second (0: no limit) and burst. */
+  /** Per-key sustained requests per second and burst (either 0: no limit). */
   rateLimitPerSecond: number;
   rateLimitBurst: number;
   /** A request still running after this answers 504. */
@@ -75,6 +75,26 @@ function int(env: NodeJS.ProcessEnv, name: string, fallback: number, min: number
   return n;
 }
 
+// pino's levels; pino itself throws on an unknown one, with a stack trace, after the configuration was accepted.
+const LOG_LEVELS = ["fatal", "error", "warn", "info", "debug", "trace", "silent"] as const;
+
+function oneOf<T extends string>(env: NodeJS.ProcessEnv, name: string, fallback: T, values: readonly T[]): T {
+  const raw = env[name];
+  if (raw === undefined || raw === "") return fallback;
+  if (!values.includes(raw as T)) throw new Error(`${name} must be one of ${values.join(", ")}, got '${raw}'`);
+  return raw as T;
+}
+
+/**
+ * A burst of 0 disables the limit like a rate of 0 does: a bucket that never holds a token would refuse every
+ * request, which nobody configures on purpose (docs/configuration.md).
+ */
+function rateLimitOf(env: NodeJS.ProcessEnv): Pick<Config, "rateLimitPerSecond" | "rateLimitBurst"> {
+  const perSecond = int(env, "PARAPET_RATE_LIMIT_RPS", 5000, 0, 1_000_000);
+  const burst = int(env, "PARAPET_RATE_LIMIT_BURST", 10_000, 0, 10_000_000);
+  return burst === 0 ? { rateLimitPerSecond: 0, rateLimitBurst: 0 } : { rateLimitPerSecond: perSecond, rateLimitBurst: burst };
+}
+
 export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
   const cert = env.TLS_CERT_FILE;
   const key = env.TLS_KEY_FILE;
@@ -90,17 +110,16 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     bootstrapPlatformKey: bootstrapKeyOf(env, "PARAPET_BOOTSTRAP_PLATFORM_KEY"),
     bootstrapScreeningKey: bootstrapKeyOf(env, "PARAPET_BOOTSTRAP_SCREENING_KEY"),
     bootstrapKeysFile: bootstrapKeysFileOf(env),
-    logLevel: env.LOG_LEVEL || "info",
-    rateLimitPerSecond: int(env, "PARAPET_RATE_LIMIT_RPS", 5000, 0, 1_000_000),
-    rateLimitBurst: int(env, "PARAPET_RATE_LIMIT_BURST", 10_000, 1, 10_000_000),
+    logLevel: oneOf(env, "LOG_LEVEL", "info", LOG_LEVELS),
+    ...rateLimitOf(env),
     requestTimeoutMs: int(env, "PARAPET_REQUEST_TIMEOUT_MS", 30_000, 100, 600_000),
     connections: connectionsOf(env),
     maxMessages: int(env, "PARAPET_MAX_MESSAGES", 1000, 1, 100_000),
-    metrics: (env.PARAPET_METRICS ?? "on") !== "off",
+    metrics: oneOf(env, "PARAPET_METRICS", "on", ["on", "off"]) === "on",
     screeningWorkers: int(env, "PARAPET_SCREENING_WORKERS", Math.max(1, availableParallelism() - 1), 0, 64),
     workerThresholdChars: int(env, "PARAPET_WORKER_THRESHOLD_CHARS", 8000, 1, 100_000_000),
-    screeningQueue: int(env, "PARAPET_SCREENING_QUEUE", 64, 1, 100_000),
-    screeningQueuePerOrg: int(env, "PARAPET_SCREENING_QUEUE_PER_ORG", 16, 1, 100_000),
+    screeningQueue: int(env, "PARAPET_SCREENING_QUEUE", 256, 1, 100_000),
+    screeningQueuePerOrg: int(env, "PARAPET_SCREENING_QUEUE_PER_ORG", 64, 1, 100_000),
     screeningMaxWaitMs: int(env, "PARAPET_SCREENING_MAX_WAIT_MS", 5_000, 10, 600_000),
     promptAttackOnnx: promptAttackOnnxOf(env),
     moderationOnnx: moderationOnnxOf(env),
@@ -166,6 +185,14 @@ function connectionsOf(env: NodeJS.ProcessEnv): Config["connections"] {
   // Node's HTTP server refuses a headers deadline later than the whole request's.
   if (c.headersTimeoutMs > c.receiveTimeoutMs) throw new Error("PARAPET_HEADERS_TIMEOUT_MS must not exceed PARAPET_RECEIVE_TIMEOUT_MS");
   return c;
+}
+
+/**
+ * Where the `parapet` command reaches the running service's API for key commands
+ * (docs/cli.md#keys-while-the-service-runs). The service itself never reads these.
+ */
+export function cliApiOf(env: NodeJS.ProcessEnv = process.env): { url?: string; key?: string } {
+  return { url: env.PARAPET_URL || undefined, key: env.PARAPET_API_KEY || undefined };
 }
 
 /** Options from PARAPET_PROMPT_ATTACK_ONNX / _TOKENIZER / _THRESHOLDS / _LABEL, or undefined when unset. */

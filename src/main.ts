@@ -1,7 +1,7 @@
 // `npm start`: run the service until SIGTERM/SIGINT, then stop gracefully.
 import v8 from "node:v8";
 import { startApp } from "./app.js";
-import { loadConfig } from "./config.js";
+import { loadConfig, type Config } from "./config.js";
 import { createLogger } from "./observability/logger.js";
 
 // Most of what a request allocates dies young, but some outlives a scavenge
@@ -12,7 +12,15 @@ import { createLogger } from "./observability/logger.js";
 // screening workers get it too; set before anything large is allocated.
 v8.setFlagsFromString("--heap-growing-percent=100");
 
-const config = loadConfig();
+let config: Config;
+try {
+  config = loadConfig();
+} catch (err) {
+  // A wrong setting is the operator's to fix, not a bug: one line that names the variable and what it accepts
+  // (every loadConfig message does), no stack trace, and an exit status of its own so supervisors can tell.
+  process.stderr.write(`parapet: configuration error: ${err instanceof Error ? err.message : String(err)}\n`);
+  process.exit(2);
+}
 const log = createLogger(config.logLevel);
 
 try {

@@ -19,6 +19,7 @@ import * as v1 from "../gen/grpc/reflection/v1/reflection_pb.js";
 import * as v1alpha from "../gen/grpc/reflection/v1alpha/reflection_pb.js";
 import { http } from "../gen/google/api/annotations_pb.js";
 import { AnalyticsService } from "../gen/parapet/v1/analytics_pb.js";
+import { ApiKeyService } from "../gen/parapet/v1/api_keys_pb.js";
 import { CustomGuardrailService } from "../gen/parapet/v1/custom_guardrails_pb.js";
 import { file_parapet_v1_errors } from "../gen/parapet/v1/errors_pb.js";
 import { GuardService } from "../gen/parapet/v1/guard_pb.js";
@@ -28,7 +29,16 @@ import { ProjectService } from "../gen/parapet/v1/projects_pb.js";
 import { RetiredPolicyService } from "../gen/parapet/v1/retired_policies_pb.js";
 import { registerReflection } from "../src/server/reflection.js";
 
-const parapetServices: DescService[] = [AnalyticsService, CustomGuardrailService, GuardService, LogService, PolicyService, ProjectService, RetiredPolicyService];
+const parapetServices: DescService[] = [
+  AnalyticsService,
+  ApiKeyService,
+  CustomGuardrailService,
+  GuardService,
+  LogService,
+  PolicyService,
+  ProjectService,
+  RetiredPolicyService,
+];
 const parapetServiceNames = parapetServices.map((s) => s.typeName).sort();
 
 const BUF = path.resolve("node_modules/.bin/buf");
@@ -225,7 +235,13 @@ describe("reflection over a Connect gRPC client", () => {
     expect([...registry.files].map((f) => f.proto.name).sort()).toEqual([...byName.keys()].sort());
     const request = registry.getMessage("parapet.v1.PolicyRequest");
     expect(request?.fields.map((f) => f.name)).toEqual(["name", "default_threshold", "detectors", "custom_guardrail_ids"]);
-    expect(registry.getService("parapet.v1.PolicyService")?.methods.map((m) => m.name)).toEqual(["CreatePolicy", "GetPolicy", "UpdatePolicy", "DeletePolicy"]);
+    expect(registry.getService("parapet.v1.PolicyService")?.methods.map((m) => m.name)).toEqual([
+      "CreatePolicy",
+      "GetPolicy",
+      "UpdatePolicy",
+      "DeletePolicy",
+      "ListPolicies",
+    ]);
     // Custom options survive re-encoding: protovalidate rules and HTTP annotations.
     expect(registry.getExtension("buf.validate.field")).toBeDefined();
     const nameField = registry.getMessage("parapet.v1.PolicyRequest")!.fields[0];

@@ -1,5 +1,5 @@
 // Values the interceptor chain hands to handlers.
-import { createContextKey } from "@connectrpc/connect";
+import { createContextKey, type HandlerContext } from "@connectrpc/connect";
 
 export interface Principal {
   orgId: string;
@@ -12,6 +12,20 @@ export const principalKey = createContextKey<Principal | null>(null, { descripti
 
 /** Header that carries the request id from the HTTP layer into every protocol. */
 export const requestIdHeader = "x-request-id";
+
+const uuidV7 = /^[0-9a-f]{8}-[0-9a-f]{4}-7[0-9a-f]{3}-[89ab][0-9a-f]{3}-[0-9a-f]{12}$/;
+
+/**
+ * The request id the HTTP layer gave this call (the `X-Request-Id` response
+ * header), so that /v2/guard can use it as `metadata.request_uuid` and the
+ * service log joins the request log (docs/api.md#the-screening-call). The HTTP
+ * layer always overwrites the header with its own UUIDv7; anything else (an
+ * in-process transport, a test) gets undefined and the caller makes a new id.
+ */
+export function requestIdOf(ctx: HandlerContext): string | undefined {
+  const id = ctx.requestHeader.get(requestIdHeader);
+  return id !== null && uuidV7.test(id) ? id : undefined;
+}
 
 /**
  * Header that carries the peer's address from the HTTP layer (set there from the socket,

@@ -5,6 +5,7 @@
 // NO_SIDE_EFFECTS (GET endpoints, logs, analytics), otherwise a write.
 import { MethodOptions_IdempotencyLevel } from "@bufbuild/protobuf/wkt";
 import type { DescMethod } from "@bufbuild/protobuf";
+import { ApiKeyService } from "../../gen/parapet/v1/api_keys_pb.js";
 import { GuardService } from "../../gen/parapet/v1/guard_pb.js";
 import { SystemService } from "../../gen/parapet/v1/system_pb.js";
 
@@ -30,5 +31,7 @@ export function accessOf(method: DescMethod): Access {
   if (service === GuardService.typeName) {
     return method.name === GuardService.method.guard.name ? { audience: "screening", write: false } : { audience: "screening-or-platform", write: false };
   }
+  // Listing keys is key management too (docs/api.md#api-keys): read-only keys may not see them.
+  if (service === ApiKeyService.typeName) return { audience: "platform", write: true };
   return { audience: "platform", write: method.idempotency !== MethodOptions_IdempotencyLevel.NO_SIDE_EFFECTS };
 }

@@ -3,7 +3,7 @@
 // constant-time, so neither the store nor response timing reveals a key.
 import { hash, randomBytes, timingSafeEqual } from "node:crypto";
 import { LRUCache } from "lru-cache";
-import type { Collection, Database, Doc } from "../storage/collection.js";
+import type { Collection, Database, Doc, Filter } from "../storage/collection.js";
 
 export type KeyKind = "platform" | "screening";
 export type KeyScope = "read-write" | "read-only";
@@ -19,6 +19,8 @@ export interface ApiKeyRecord extends Doc {
   prefix: string;
   created_at: Date;
   revoked_at: Date | null;
+  /** Absent on keys stored before it was recorded, and null until first used. */
+  last_used_at?: Date | null;
 }
 
 const kindPrefix: Record<KeyKind, string> = { platform: "ppk_", screening: "psk_" };
@@ -29,18 +31,32 @@ function hashOf(key: string): string {
   return hash("sha256", key, "hex");
 }
 
-/** Revocations made by another process (the CLI) are seen within this time. */
-const CACHE_TTL_MS = 5_000;
+/**
+ * Revocations made by another process (another replica, the CLI) are seen within this time: the
+ * contract of docs/api.md#api-keys is 5 s on every replica, and a key is looked up again after
+ * this long, which leaves the rest of the 5 s for the lookup itself. The cost is one indexed
+ * lookup per key in use per 2 s per process.
+ */
+const CACHE_TTL_MS = 2_000;
+
+/**
+ * last_used_at is written at most this often per key and process: a write per request would
+ * make every screening request a storage write (an fsync on the embedded engine).
+ */
+const LAST_USED_RESOLUTION_MS = 60_000;
 
 export class ApiKeys {
   private readonly cache = new LRUCache<string, ApiKeyRecord>({ max: 10_000, ttl: CACHE_TTL_MS });
+  /** When this process last wrote last_used_at of a key id. */
+  private readonly touched = new LRUCache<string, number>({ max: 10_000 });
 
   private constructor(private readonly keys: Collection<ApiKeyRecord>) {}
 
   static async open(db: Database): Promise<ApiKeys> {
     const keys = await db.collection<ApiKeyRecord>("api_keys");
     await keys.createIndex({ name: "hash_unique", keys: { hash: 1 }, unique: true });
-    await keys.createIndex({ name: "org", keys: { org_id: 1 } });
+    // A key listing pages in (created time, id) order within one organization (docs/api.md#paging).
+    await keys.createIndex({ name: "org", keys: { org_id: 1, created_at: 1, _id: 1 } });
     return new ApiKeys(keys);
   }
 
@@ -56,6 +72,7 @@ export class ApiKeys {
       prefix: secret.slice(0, 8),
       created_at: new Date(),
       revoked_at: null,
+      last_used_at: null,
     };
     await this.keys.insertOne(record);
     return { key: secret, record };
@@ -72,7 +89,19 @@ export class ApiKeys {
     }
     if (!record || record.revoked_at) return null;
     const same = timingSafeEqual(Buffer.from(record.hash, "hex"), Buffer.from(hash, "hex"));
-    return same ? record : null;
+    if (!same) return null;
+    this.noteUse(record);
+    return record;
+  }
+
+  /** Records that a key was used, without making the request wait for the write. */
+  private noteUse(record: ApiKeyRecord): void {
+    const now = Date.now();
+    const last = this.touched.get(record._id) ?? record.last_used_at?.getTime() ?? 0;
+    if (now - last < LAST_USED_RESOLUTION_MS) return;
+    this.touched.set(record._id, now);
+    // A lost write only makes last_used_at older; it must never fail the request that used the key.
+    this.keys.updateOne({ _id: record._id }, { $set: { last_used_at: new Date(now) } }).catch(() => this.touched.delete(record._id));
   }
 
   /** The stored record for a presented key, revoked or not (bootstrap must not register a revoked key again). */
@@ -84,9 +113,37 @@ export class ApiKeys {
     return this.keys.find(orgId ? { org_id: orgId } : {}, { sort: { created_at: 1 } });
   }
 
+  /** Up to `limit` keys of an organization after the position `after` (exclusive), in (created time, id) order. */
+  async page(orgId: string, after: { created: Date; id: string } | null, limit: number, includeRevoked: boolean): Promise<ApiKeyRecord[]> {
+    const filter: Filter = { org_id: orgId };
+    if (!includeRevoked) filter.revoked_at = null;
+    if (after) filter.$or = [{ created_at: { $gt: after.created } }, { created_at: after.created, _id: { $gt: after.id } }];
+    return this.keys.find(filter, { sort: { created_at: 1, _id: 1 }, limit });
+  }
+
+  /** The key `id`, of organization `orgId` when given (another organization's key is then unknown). */
+  async get(id: string, orgId?: string): Promise<ApiKeyRecord | null> {
+    return this.keys.findOne(orgId ? { _id: id, org_id: orgId } : { _id: id });
+  }
+
+  /** Whether the organization has an active read-write platform key other than `exceptId`. */
+  async hasActiveWriter(orgId: string, exceptId: string): Promise<boolean> {
+    const filter: Filter = { org_id: orgId, kind: "platform", scope: "read-write", revoked_at: null, _id: { $ne: exceptId } };
+    return (await this.keys.findOne(filter)) !== null;
+  }
+
+  /** Revokes an active key; false when there is no active key `id`. */
   async revoke(id: string): Promise<boolean> {
-    const res = await this.keys.updateOne({ _id: id, revoked_at: null }, { $set: { revoked_at: new Date() } });
+    return (await this.revokeIn(id)) !== null;
+  }
+
+  /** Revokes an active key; the revoked record, or null when there is no active key `id` (in `orgId` when given). */
+  async revokeIn(id: string, orgId?: string): Promise<ApiKeyRecord | null> {
+    const filter: Filter = { _id: id, revoked_at: null };
+    if (orgId) filter.org_id = orgId;
+    const revoked = await this.keys.findOneAndUpdate(filter, { $set: { revoked_at: new Date() } }, { returnDocument: "after" });
+    // This process stops accepting the key at once; other processes within CACHE_TTL_MS.
     this.cache.clear();
-    return res.matchedCount === 1;
+    return revoked;
   }
 }

@@ -1,12 +1,16 @@
 // First start on an empty store: a default organization and its first keys
 // (docs/configuration.md#bootstrap-keys). Keys from PARAPET_BOOTSTRAP_* are registered
 // verbatim (and re-registered idempotently on later starts); otherwise fresh
-// keys are generated and shown once, and saved with mode 0600 where a keys file is configured.
+// keys are generated and saved with mode 0600 to the keys file, announced in
+// one JSON log line that names the file, and printed only to an interactive
+// terminal: logs are collected and kept by other systems, a terminal is not.
+// With neither a file nor a terminal (MongoDB in a container) the log is the
+// only place left, so the keys go into one line that says so.
 //
 // Replicas may start together on one empty MongoDB database: whichever creates the
 // default organization generates the keys; the others meet its _id (a duplicate
 // key) and know someone else did it.
-import { mkdir, writeFile } from "node:fs/promises";
+import { chmod, mkdir, writeFile } from "node:fs/promises";
 import path from "node:path";
 import { DuplicateKeyError } from "../storage/collection.js";
 import type { Logger } from "../observability/logger.js";
@@ -18,6 +22,8 @@ export interface BootstrapOptions {
   keysFile?: string;
   platformKey?: string;
   screeningKey?: string;
+  /** Where secrets may be printed: standard output when it is an interactive terminal (the default), else nowhere (null). */
+  terminal?: { write(text: string): unknown } | null;
 }
 
 export async function bootstrap(orgs: Organizations, keys: ApiKeys, options: BootstrapOptions, log: Logger): Promise<void> {
@@ -35,26 +41,50 @@ export async function bootstrap(orgs: Organizations, keys: ApiKeys, options: Boo
   if (!options.screeningKey) generated.screening_key = (await keys.create(DEFAULT_ORG_ID, "screening", null)).key;
   if (Object.keys(generated).length === 0) return;
 
-  // Shown before anything that can fail: a key that is stored but was never shown is lost to the operator.
   const file = options.keysFile;
-  process.stdout.write(
-    `\nParapet created organization ${DEFAULT_ORG_ID} with these API keys (shown once${file ? `, also saved to ${file}` : ""}):\n` +
+  const terminal = options.terminal !== undefined ? options.terminal : process.stdout.isTTY ? process.stdout : null;
+  const names = Object.keys(generated);
+  let unwritable: string | undefined;
+  if (file) {
+    try {
+      await mkdir(path.dirname(file), { recursive: true, mode: 0o700 });
+      await writeFile(file, JSON.stringify({ organization_id: DEFAULT_ORG_ID, ...generated }, null, 2) + "\n", { mode: 0o600 });
+      // writeFile's mode applies only to a file it creates; one left from another store keeps its own.
+      await chmod(file, 0o600);
+    } catch (err) {
+      unwritable = String(err);
+    }
+  }
+  terminal?.write(
+    `\nParapet created organization ${DEFAULT_ORG_ID} with these API keys (shown once${file && !unwritable ? `, also saved to ${file}` : ""}):\n` +
       Object.entries(generated)
         .map(([k, v]) => `  ${k}: ${v}\n`)
         .join("") +
       "\n",
   );
-  if (!file) {
-    log.info({ organization_id: DEFAULT_ORG_ID }, "bootstrap keys generated and shown on standard output (no keys file configured)");
-    return;
-  }
-  try {
-    await mkdir(path.dirname(file), { recursive: true, mode: 0o700 });
-    await writeFile(file, JSON.stringify({ organization_id: DEFAULT_ORG_ID, ...generated }, null, 2) + "\n", { mode: 0o600 });
-    log.info({ file }, "bootstrap keys generated");
-  } catch (err) {
-    // A read-only file system, or a file left from another store: the keys were shown above, so start anyway.
-    log.warn({ file, err: String(err) }, "bootstrap keys generated and shown on standard output, but the keys file could not be written");
+  const fields = { organization_id: DEFAULT_ORG_ID, keys: names, ...(file ? { file } : {}), ...(unwritable ? { err: unwritable } : {}) };
+  if (file && !unwritable) {
+    log.info(fields, "bootstrap keys generated and saved to the keys file");
+  } else if (terminal) {
+    log.warn(
+      fields,
+      unwritable
+        ? "bootstrap keys generated and shown on the terminal only: the keys file could not be written"
+        : "bootstrap keys generated and shown on the terminal only (no keys file configured)",
+    );
+  } else {
+    // Nowhere else to put them: a key stored but never shown is lost to the operator, so this one line carries them.
+    log.warn(
+      {
+        ...fields,
+        ...generated,
+        warning:
+          "this log line contains API keys: store them, then remove this line from wherever logs are kept, or revoke the keys (docs/configuration.md#bootstrap-keys)",
+      },
+      unwritable
+        ? "bootstrap keys generated: the keys file could not be written and there is no terminal, so they are in this line only"
+        : "bootstrap keys generated: no keys file is configured and there is no terminal, so they are in this line only",
+    );
   }
 }
 

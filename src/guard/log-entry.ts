@@ -4,16 +4,29 @@ import type { Message } from "../../gen/parapet/v1/guard_pb.js";
 import { familiesOf, type StoredLog, type StoredLogMessage } from "../logs/repository.js";
 import type { Outcome, Screening } from "../screening/engine.js";
 import { codePointLength } from "../screening/normalize.js";
+import { contentText } from "../screening/parts.js";
 import { levelRank } from "../screening/vocabulary.js";
 import type { Resolved } from "./resolve.js";
 
+/** Part types kept per message in the log; the rest are counted, so a message of millions of parts stays a small entry. */
+const maxLoggedParts = 1000;
+
+function partsJson(m: Message): string {
+  const kept: object[] = m.contentParts.slice(0, maxLoggedParts).map((p) => ({ type: p.type.slice(0, 100) }));
+  const left = m.contentParts.length - kept.length;
+  if (left > 0) kept.push({ type: "parapet_truncated", omitted_parts: left });
+  return JSON.stringify(kept);
+}
+
 function logMessages(messages: Message[]): StoredLogMessage[] {
   return messages.map((m, index) => {
-    const content = m.content ?? "";
+    const content = contentText(m);
     return {
       role: m.role,
       content,
-      content_parts_json: "[]",
+      // The parts' types in order; their text is `content` (joined as screened) and non-text
+      // data (images, audio) is never stored (docs/api.md#log-entry).
+      content_parts_json: partsJson(m),
       size: String(codePointLength(content)),
       index,
       name: m.name ?? "",

@@ -5,6 +5,7 @@ import type { HandlerContext, ServiceImpl } from "@connectrpc/connect";
 import { v7 as uuidv7 } from "uuid";
 import { DevInfoSchema, type GuardService, type Message, type ResultItemSchema, type ToolResultItemSchema } from "../../gen/parapet/v1/guard_pb.js";
 import type { AnalyticsRollups } from "../analytics/rollups.js";
+import { requestIdOf } from "../api/context.js";
 import { ApiError } from "../api/errors.js";
 import { callerOrg } from "../api/tenant.js";
 import type { Organizations } from "../auth/organizations.js";
@@ -13,8 +14,9 @@ import type { GuardLogs } from "../logs/repository.js";
 import type { Metrics } from "../observability/metrics.js";
 import type { Policies } from "../policies/repository.js";
 import type { Projects } from "../projects/repository.js";
-import { screen, type Screening } from "../screening/engine.js";
-import { partsOf, type Part } from "../screening/parts.js";
+import { DeadlineExceededError, GuardrailLimitError, screen, type Screening } from "../screening/engine.js";
+import { detectFnOf } from "../screening/registry.js";
+import { partsOf, skippedPartNotes, type Part } from "../screening/parts.js";
 import { reportsPayload } from "../screening/registry.js";
 import { buildInfo, type BuildInfo } from "./build-info.js";
 import { lintPolicy } from "./lint.js";
@@ -37,14 +39,16 @@ export interface GuardServiceDeps {
   /** Worker threads for requests of at least `workerThresholdChars` characters. */
   pool?: ScreeningPool;
   workerThresholdChars: number;
+  /** The request deadline: screening stops once it has passed (docs/decisions.md#rate-limits-and-deadlines). */
+  requestTimeoutMs?: number;
   metrics?: Metrics;
   /** dev_info's revision and time when the configuration sets them. */
   build?: Partial<Pick<BuildInfo, "gitRevision" | "gitTimestamp">>;
 }
 
-function devInfo(deps: GuardServiceDeps, screening: Screening) {
+function devInfo(deps: GuardServiceDeps, screening: Screening, messages: readonly Message[]) {
   const b = buildInfo(deps.build);
-  const notes: string[] = [];
+  const notes: string[] = skippedPartNotes(messages);
   for (const o of screening.outcomes) {
     if (!o.note) continue;
     const where = o.location === "tool_definition::content" ? `tool ${o.toolId}` : `message ${o.messageId}${o.toolId !== undefined ? `, tool call ${o.toolId}` : ""}`;
@@ -57,6 +61,7 @@ export function guardService(deps: GuardServiceDeps): ServiceImpl<typeof GuardSe
   const cache = new GuardrailCache();
 
   async function run(ctx: HandlerContext, projectId: string | undefined, messages: Message[], tools: Parameters<typeof partsOf>[1]) {
+    const started = Date.now();
     if (messages.length > deps.maxMessages || tools.length > deps.maxMessages) {
       throw new ApiError("validation_failed", `validation failed: a request may carry at most ${deps.maxMessages} messages and ${deps.maxMessages} tools`);
     }
@@ -65,12 +70,21 @@ export function guardService(deps: GuardServiceDeps): ServiceImpl<typeof GuardSe
     const policy = { id: resolved.policy._id, threshold: resolved.policy.default_threshold, detectors: resolved.policy.detectors };
     const parts = partsOf(messages, tools);
     const chars = parts.reduce((n, p) => n + p.text.length, 0);
+    // The server's timeout, or the client's own deadline (gRPC, Connect) when it is sooner.
+    const clientMs = ctx.timeoutMs();
+    const deadline = Math.min(started + (deps.requestTimeoutMs ?? 30_000), clientMs !== undefined ? Date.now() + clientMs : Infinity);
     let screening: Screening;
-    if (deps.pool && chars >= deps.workerThresholdChars) {
-      screening = await deps.pool.run(policy, resolved.guardrails, parts);
-    } else {
-      await deps.prepare?.(parts);
-      screening = screen(policy, cache.active(resolved.guardrails), parts);
+    try {
+      if (deps.pool && chars >= deps.workerThresholdChars) {
+        screening = await deps.pool.run(policy, resolved.guardrails, parts, org._id, deadline);
+      } else {
+        await deps.prepare?.(parts);
+        screening = screen(policy, cache.active(resolved.guardrails), parts, detectFnOf, { deadline });
+      }
+    } catch (err) {
+      if (err instanceof DeadlineExceededError) throw new ApiError("timeout", `the request did not complete within its deadline`);
+      if (err instanceof GuardrailLimitError) throw new ApiError("payload_too_large", err.message);
+      throw err;
     }
     return { org, resolved, screening };
   }
@@ -78,7 +92,8 @@ export function guardService(deps: GuardServiceDeps): ServiceImpl<typeof GuardSe
   return {
     async guard(req, ctx) {
       const at = new Date();
-      const requestUuid = uuidv7();
+      // The X-Request-Id of this call: one id joins the service log, the answer and the request log.
+      const requestUuid = requestIdOf(ctx) ?? uuidv7();
       const { org, resolved, screening } = await run(ctx, req.projectId, req.messages, req.tools);
       const flagged = resolved.project.action === "enforce" && screening.detected;
       const metadata = req.metadata ? JSON.stringify(req.metadata) : "{}";
@@ -107,7 +122,7 @@ export function guardService(deps: GuardServiceDeps): ServiceImpl<typeof GuardSe
               .filter((o) => o.matched && reportsPayload(o.detectorType) && o.messageId !== undefined)
               .flatMap((o) => o.spans.map((s) => ({ start: s.start, end: s.end, text: s.text, detectorType: o.detectorType, labels: s.labels, messageId: o.messageId })))
           : [],
-        devInfo: req.devInfo ? devInfo(deps, screening) : undefined,
+        devInfo: req.devInfo ? devInfo(deps, screening, req.messages) : undefined,
         metadata: { requestUuid },
       };
     },
@@ -126,7 +141,7 @@ export function guardService(deps: GuardServiceDeps): ServiceImpl<typeof GuardSe
       return {
         results,
         tools: screensTools ? { flagged: screening.outcomes.some((o) => o.location === "tool_definition::content" && o.flagged), results: toolResults } : undefined,
-        devInfo: req.devInfo ? devInfo(deps, screening) : undefined,
+        devInfo: req.devInfo ? devInfo(deps, screening, req.messages) : undefined,
       };
     },
 

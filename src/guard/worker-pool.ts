@@ -3,19 +3,49 @@
 // single-threaded server answers nothing else. Requests over a size threshold
 // are screened on worker threads instead, so small requests keep their latency.
 // Small requests stay inline: a thread hop costs more than they do.
+//
+// Jobs wait in the pool, not in a worker's message queue, so that the pool
+// decides what runs next (docs/operations.md#limits):
+// - fairly per organization: organizations take turns, and one organization
+//   runs on at most all workers but one, so a flood of large requests from one
+//   tenant cannot hold every worker;
+// - boundedly: past the queue limits, or a wait longer than allowed, a job is
+//   refused at once with 503 and Retry-After instead of answering a late 504;
+// - within its deadline: the engine stops between detectors past the deadline,
+//   and a worker still busy a grace period later (one detector call that does
+//   not return) is terminated and replaced, so an overrun frees its CPU.
 import { Worker } from "node:worker_threads";
+import { ApiError } from "../api/errors.js";
 import type { StoredGuardrail } from "../custom-guardrails/repository.js";
 import type { Metrics } from "../observability/metrics.js";
-import type { Screening, ScreeningPolicy } from "../screening/engine.js";
+import { DeadlineExceededError, GuardrailLimitError, type Screening, type ScreeningPolicy } from "../screening/engine.js";
 import type { Part } from "../screening/parts.js";
 import type { DetectorOptions } from "../screening/registry.js";
-import type { WorkerJob } from "./worker.js";
+import type { WorkerJob, WorkerReply } from "./worker.js";
 
 // Compiled (dist/, `npm start`) the worker loads its JavaScript directly; from
 // the TypeScript sources (tests, tsx) it first registers tsx's loader.
 const WORKER_ENTRY = import.meta.url.endsWith(".js") ? new URL("./worker.js", import.meta.url) : new URL("./worker-entry.mjs", import.meta.url);
 
-interface Pending {
+export interface PoolLimits {
+  /** Jobs waiting for a worker, over all organizations. */
+  maxQueue: number;
+  /** Jobs one organization may have waiting. */
+  maxQueuePerOrg: number;
+  /** A job that waited this long for a worker is refused (503) rather than screened late. */
+  maxWaitMs: number;
+  /** A worker still running a job this long after its deadline is terminated and replaced. */
+  overrunGraceMs: number;
+}
+
+export const defaultPoolLimits: PoolLimits = { maxQueue: 256, maxQueuePerOrg: 64, maxWaitMs: 5_000, overrunGraceMs: 1_000 };
+
+interface Job {
+  id: number;
+  org: string;
+  message: WorkerJob;
+  deadline: number;
+  queuedAt: number;
   resolve: (s: Screening) => void;
   reject: (e: Error) => void;
 }
@@ -23,19 +53,33 @@ interface Pending {
 interface Slot {
   worker: Worker;
   ready: Promise<void>;
-  pending: Map<number, Pending>;
+  running: Job | null;
+  /** Fires when the running job overran its deadline by the grace period. */
+  watchdog?: NodeJS.Timeout;
+}
+
+/** The 503 an overloaded pool answers; Retry-After in whole seconds. */
+function overloaded(why: string, retryAfterS: number): ApiError {
+  return new ApiError("unavailable", `screening is overloaded (${why}); retry later`, { "retry-after": String(retryAfterS) });
 }
 
 export class ScreeningPool {
   private readonly slots: Slot[] = [];
+  /** Waiting jobs by organization; Map order is the round-robin order. */
+  private readonly queues = new Map<string, Job[]>();
+  private readonly runningByOrg = new Map<string, number>();
+  private queued = 0;
   private nextId = 1;
   private closed = false;
+  /** Workers terminated because a job overran its deadline (tests and metrics read it). */
+  replaced = 0;
 
   constructor(
     size: number,
     private readonly metrics?: Metrics,
     /** Handed to each worker, which loads its own detectors. */
     private readonly detectorOptions: DetectorOptions = {},
+    private readonly limits: PoolLimits = defaultPoolLimits,
   ) {
     for (let i = 0; i < size; i++) this.slots.push(this.spawn());
   }
@@ -47,53 +91,137 @@ export class ScreeningPool {
 
   private spawn(): Slot {
     const worker = new Worker(WORKER_ENTRY, { workerData: this.detectorOptions });
-    const pending = new Map<number, Pending>();
     let markReady: () => void;
     const ready = new Promise<void>((resolve) => (markReady = resolve));
-    const slot: Slot = { worker, ready, pending };
-    worker.on("message", (m: { ready?: true; id?: number; screening?: Screening; error?: string }) => {
-      if (m.ready) return markReady();
-      const p = pending.get(m.id!);
-      if (!p) return;
-      pending.delete(m.id!);
-      this.updateQueue();
-      if (m.error !== undefined) p.reject(new Error(`screening worker: ${m.error}`));
-      else p.resolve(m.screening!);
+    const slot: Slot = { worker, ready, running: null };
+    worker.on("message", (m: WorkerReply) => {
+      if ("ready" in m) {
+        markReady();
+        return this.dispatch();
+      }
+      const job = slot.running;
+      if (!job || job.id !== m.id) return;
+      this.finish(slot);
+      if ("screening" in m) job.resolve(m.screening);
+      else
+        job.reject(
+          m.kind === "deadline" ? new DeadlineExceededError() : m.kind === "limit" ? new GuardrailLimitError(m.limit ?? 0) : new Error(`screening worker: ${m.error}`),
+        );
+      this.dispatch();
     });
     const fail = (err: Error) => {
-      for (const p of pending.values()) p.reject(err);
-      pending.clear();
-      this.updateQueue();
+      const job = slot.running;
+      if (job) {
+        this.finish(slot);
+        job.reject(err);
+      }
       // A crashed worker is replaced so the pool keeps its size.
-      const i = this.slots.indexOf(slot);
-      if (i >= 0 && !this.closed) this.slots[i] = this.spawn();
+      this.replace(slot);
     };
     worker.on("error", fail);
     worker.on("exit", (code) => {
-      if (!this.closed) fail(new Error(`screening worker exited with code ${code}`));
+      if (!this.closed && this.slots.includes(slot)) fail(new Error(`screening worker exited with code ${code}`));
     });
     return slot;
   }
 
-  private updateQueue(): void {
-    // Each worker runs one job at a time; the rest are waiting.
-    const waiting = this.slots.reduce((n, s) => n + Math.max(0, s.pending.size - 1), 0);
-    this.metrics?.screeningQueue.set(waiting);
+  private replace(slot: Slot): void {
+    const i = this.slots.indexOf(slot);
+    if (i < 0 || this.closed) return;
+    this.slots[i] = this.spawn();
   }
 
-  run(policy: ScreeningPolicy, guardrails: StoredGuardrail[], parts: Part[]): Promise<Screening> {
-    const slot = this.slots.reduce((a, b) => (b.pending.size < a.pending.size ? b : a));
+  private finish(slot: Slot): void {
+    const job = slot.running!;
+    clearTimeout(slot.watchdog);
+    slot.running = null;
+    const n = (this.runningByOrg.get(job.org) ?? 1) - 1;
+    if (n > 0) this.runningByOrg.set(job.org, n);
+    else this.runningByOrg.delete(job.org);
+  }
+
+  /** Most workers one organization may hold at once: all but one, so another tenant always finds one. */
+  private get perOrg(): number {
+    return Math.max(1, this.slots.length - 1);
+  }
+
+  private dispatch(): void {
+    const now = Date.now();
+    for (const slot of this.slots) {
+      if (slot.running) continue;
+      const job = this.take(now);
+      if (!job) break;
+      slot.running = job;
+      this.runningByOrg.set(job.org, (this.runningByOrg.get(job.org) ?? 0) + 1);
+      slot.watchdog = setTimeout(() => this.overrun(slot, job), Math.max(0, job.deadline - now) + this.limits.overrunGraceMs);
+      slot.worker.postMessage(job.message);
+    }
+    this.metrics?.screeningQueue.set(this.queued);
+  }
+
+  /** The next job to run: organizations in turn, skipping those at their worker share; stale jobs are refused. */
+  private take(now: number): Job | undefined {
+    for (const [org, queue] of this.queues) {
+      if ((this.runningByOrg.get(org) ?? 0) >= this.perOrg) continue;
+      while (queue.length) {
+        const job = queue.shift()!;
+        this.queued--;
+        if (now > job.deadline) job.reject(new DeadlineExceededError());
+        else if (now - job.queuedAt > this.limits.maxWaitMs) job.reject(overloaded(`waited ${now - job.queuedAt} ms for a worker`, 1));
+        else {
+          // The organization goes to the back of the turn order.
+          this.queues.delete(org);
+          if (queue.length) this.queues.set(org, queue);
+          return job;
+        }
+      }
+      this.queues.delete(org);
+    }
+    return undefined;
+  }
+
+  /** A job still running after its deadline and the grace period: its worker is stuck in one call. */
+  private overrun(slot: Slot, job: Job): void {
+    if (slot.running !== job || this.closed) return;
+    this.finish(slot);
+    job.reject(new DeadlineExceededError());
+    this.replaced++;
+    this.replace(slot);
+    void slot.worker.terminate();
+    this.dispatch();
+  }
+
+  /**
+   * Screens on a worker. `org` is the fairness key; `deadline` (epoch ms) the
+   * request's. Rejects with an `unavailable` ApiError (503, Retry-After) when
+   * the queue is full, and with DeadlineExceededError past the deadline.
+   */
+  run(policy: ScreeningPolicy, guardrails: StoredGuardrail[], parts: Part[], org = "", deadline = Date.now() + 30_000): Promise<Screening> {
+    if (this.closed) return Promise.reject(overloaded("shutting down", 1));
+    const queue = this.queues.get(org) ?? [];
+    // Retry-After: roughly the time the jobs ahead need, at least a second.
+    const retry = Math.max(1, Math.ceil(this.limits.maxWaitMs / 1000));
+    if (this.queued >= this.limits.maxQueue) return Promise.reject(overloaded(`${this.queued} requests waiting`, retry));
+    if (queue.length >= this.limits.maxQueuePerOrg) return Promise.reject(overloaded(`${queue.length} requests of this organization waiting`, retry));
     const id = this.nextId++;
-    const job: WorkerJob = { id, policy, guardrails, parts };
     return new Promise<Screening>((resolve, reject) => {
-      slot.pending.set(id, { resolve, reject });
-      this.updateQueue();
-      slot.worker.postMessage(job);
+      queue.push({ id, org, deadline, queuedAt: Date.now(), message: { id, policy, guardrails, parts, deadline }, resolve, reject });
+      if (!this.queues.has(org)) this.queues.set(org, queue);
+      this.queued++;
+      this.dispatch();
     });
+  }
+
+  /** Jobs waiting for a worker, and jobs running. */
+  load(): { queued: number; running: number } {
+    return { queued: this.queued, running: this.slots.filter((s) => s.running).length };
   }
 
   async close(): Promise<void> {
     this.closed = true;
+    for (const queue of this.queues.values()) for (const job of queue) job.reject(overloaded("shutting down", 1));
+    this.queues.clear();
+    for (const s of this.slots) clearTimeout(s.watchdog);
     await Promise.all(this.slots.map((s) => s.worker.terminate()));
   }
 }

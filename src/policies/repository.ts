@@ -7,7 +7,7 @@
 // lost; the version copy is written right after (if the process dies between
 // the two writes, the latest state is still in `policies`).
 import { randomBytes } from "node:crypto";
-import type { Collection, Database, Doc } from "../storage/collection.js";
+import type { Collection, Database, Doc, Filter } from "../storage/collection.js";
 import { DuplicateKeyError } from "../storage/collection.js";
 import type { DetectorSettings, Threshold } from "../screening/vocabulary.js";
 
@@ -49,6 +49,8 @@ export class Policies {
     // Names are unique within an organization (docs/api.md#policy-request); the index makes
     // concurrent creates/renames race-free on both engines.
     await policies.createIndex({ name: "org_name_unique", keys: { org_id: 1, name: 1 }, unique: true });
+    // GET /v1/policies pages in (created time, id) order (docs/api.md#paging) without a sort in memory.
+    await policies.createIndex({ name: "org_created", keys: { org_id: 1, created_at: 1, _id: 1 } });
     const versions = await db.collection<PolicyVersion>("policy_versions");
     await versions.createIndex({ name: "policy_version", keys: { policy_id: 1, version_id: 1 } });
     return new Policies(policies, versions);
@@ -60,6 +62,13 @@ export class Policies {
 
   async get(orgId: string, id: string): Promise<StoredPolicy | null> {
     return this.policies.findOne({ _id: id, org_id: orgId });
+  }
+
+  /** Up to `limit` policies after the position `after` (exclusive), in (created time, id) order. */
+  async page(orgId: string, after: { created: Date; id: string } | null, limit: number): Promise<StoredPolicy[]> {
+    const filter: Filter = { org_id: orgId };
+    if (after) filter.$or = [{ created_at: { $gt: after.created } }, { created_at: after.created, _id: { $gt: after.id } }];
+    return this.policies.find(filter, { sort: { created_at: 1, _id: 1 }, limit });
   }
 
   async create(orgId: string, input: PolicyInput): Promise<StoredPolicy> {

@@ -4,6 +4,7 @@ import { create } from "@bufbuild/protobuf";
 import type { ServiceImpl } from "@connectrpc/connect";
 import { PolicyResponseSchema, type PolicyService } from "../../gen/parapet/v1/policies_pb.js";
 import { ApiError } from "../api/errors.js";
+import { decodeCursor, DEFAULT_PAGE_LIMIT, isAfter, pageOf } from "../api/paging.js";
 import { callerOrgWith } from "../api/tenant.js";
 import type { Organization, Organizations } from "../auth/organizations.js";
 import { customPolicyOf, policyInputOf, type PolicyProject } from "./convert.js";
@@ -76,6 +77,22 @@ export function policyService(deps: PolicyServiceDeps): ServiceImpl<typeof Polic
         if (err instanceof DuplicatePolicyName) throw duplicateName(input.name);
         throw err;
       }
+    },
+
+    async listPolicies(req, ctx) {
+      const org = await enabledOrg(ctx);
+      const limit = req.limit ?? DEFAULT_PAGE_LIMIT;
+      const after = decodeCursor("policies", req.cursor);
+      // The built-in default policy is readable by id, so it is listed too: first, as its created time is the epoch.
+      const builtIn = defaultPolicy(org._id);
+      const head = isAfter({ created: builtIn.created_at, id: builtIn._id }, after) ? [builtIn] : [];
+      // One more than asked tells whether a next page exists.
+      const stored = await policies.page(org._id, after, limit + 1 - head.length);
+      const page = pageOf("policies", [...head, ...stored], limit, (p) => ({ created: p.created_at, id: p._id }));
+      const locations = await deps.guardrailLocations(org._id, [...new Set(page.items.flatMap((p) => p.custom_guardrail_ids))]);
+      // One indexed query per listed policy (org_policy index): an empty `projects` would read as "unused".
+      const using = await Promise.all(page.items.map((p) => projectsScreenedBy(org, p._id)));
+      return { policies: page.items.map((p, i) => customPolicyOf(p, using[i], locations)), nextCursor: page.nextCursor };
     },
 
     async deletePolicy(req, ctx) {

@@ -2,7 +2,7 @@
 // exists without being created: it reads as a built-in record until it is
 // first updated, which stores it.
 import { randomBytes } from "node:crypto";
-import { DuplicateKeyError, type Collection, type Database, type Doc } from "../storage/collection.js";
+import { DuplicateKeyError, type Collection, type Database, type Doc, type Filter } from "../storage/collection.js";
 
 export type ProjectAction = "detect" | "enforce";
 
@@ -32,6 +32,8 @@ export class Projects {
     const projects = await db.collection<StoredProject>("projects");
     // "Projects using this policy" (policy read, delete 409) without a scan.
     await projects.createIndex({ name: "org_policy", keys: { org_id: 1, policy_id: 1 } });
+    // GET /v1-beta/projects pages in (created time, id) order (docs/api.md#paging) without a sort in memory.
+    await projects.createIndex({ name: "org_created", keys: { org_id: 1, created_at: 1, _id: 1 } });
     return new Projects(projects);
   }
 
@@ -53,6 +55,24 @@ export class Projects {
     const found = await this.projects.findOne({ _id: id, org_id: orgId });
     if (found) return found;
     return id === defaultProjectId ? Projects.builtInDefault(orgId, id) : null;
+  }
+
+  /**
+   * Up to `limit` projects after the position `after` (exclusive), in (created time, id) order. The
+   * default project is listed while still built in: its created time is the epoch, where it also
+   * stays once stored (update stores the built-in record), so its place in the order never moves.
+   */
+  async page(orgId: string, defaultProjectId: string, after: { created: Date; id: string } | null, limit: number): Promise<StoredProject[]> {
+    const filter: Filter = { org_id: orgId };
+    if (after) filter.$or = [{ created_at: { $gt: after.created } }, { created_at: after.created, _id: { $gt: after.id } }];
+    const stored = await this.projects.find(filter, { sort: { created_at: 1, _id: 1 }, limit });
+    // The built-in record sits at (epoch, id): is that past the cursor?
+    const t = after?.created.getTime();
+    const builtInOnPage = t === undefined || t < 0 || (t === 0 && defaultProjectId > after!.id);
+    if (!builtInOnPage || stored.some((p) => p._id === defaultProjectId)) return stored;
+    if (await this.projects.findOne({ _id: defaultProjectId, org_id: orgId })) return stored;
+    const before = (a: StoredProject, b: StoredProject) => a.created_at.getTime() - b.created_at.getTime() || (a._id < b._id ? -1 : a._id > b._id ? 1 : 0);
+    return [...stored, Projects.builtInDefault(orgId, defaultProjectId)].sort(before).slice(0, limit);
   }
 
   async create(orgId: string, input: ProjectInput): Promise<StoredProject> {

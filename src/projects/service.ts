@@ -5,6 +5,7 @@ import { create } from "@bufbuild/protobuf";
 import type { HandlerContext, ServiceImpl } from "@connectrpc/connect";
 import { ProjectSchema, type Project, type ProjectService } from "../../gen/parapet/v1/projects_pb.js";
 import { ApiError } from "../api/errors.js";
+import { decodeCursor, DEFAULT_PAGE_LIMIT, pageOf } from "../api/paging.js";
 import { callerOrg } from "../api/tenant.js";
 import type { Organization, Organizations } from "../auth/organizations.js";
 import { DEFAULT_POLICY_ID } from "../policies/default-policy.js";
@@ -81,6 +82,15 @@ export function projectService(deps: ProjectServiceDeps): ServiceImpl<typeof Pro
       const updated = await projects.update(org._id, req.projectId, await inputOf(org, req.project!), org.default_project_id);
       if (!updated) throw new ApiError("not_found", `no project '${req.projectId}' in this organization`);
       return projectMessage(updated);
+    },
+
+    async listProjects(req, ctx) {
+      const org = await orgOf(ctx);
+      const limit = req.limit ?? DEFAULT_PAGE_LIMIT;
+      // One more than asked tells whether a next page exists.
+      const found = await projects.page(org._id, org.default_project_id, decodeCursor("projects", req.cursor), limit + 1);
+      const page = pageOf("projects", found, limit, (p) => ({ created: p.created_at, id: p._id }));
+      return { projects: page.items.map(projectMessage), nextCursor: page.nextCursor };
     },
 
     async deleteProject(req, ctx) {

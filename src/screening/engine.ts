@@ -3,8 +3,9 @@
 // engine owns thresholds, override precedence (allow > deny > detectors) and
 // span mapping. It does no I/O: callers load the policy and guardrails first.
 import { nothing, type DetectFn, type Detection, type ScreeningContext } from "./detector.js";
-import { normalizeText, sliceCodePoints, type NormalizedText } from "./normalize.js";
+import { normalizeText, type NormalizedText } from "./normalize.js";
 import { instructionsOf, type Part } from "./parts.js";
+import { GUARDRAIL_LIMITS, MAX_SPANS_PER_OUTCOME } from "./limits.js";
 import { findAll, type CompiledPattern } from "./patterns.js";
 import { CUSTOM_GUARDRAIL, detectFnOf } from "./registry.js";
 import { atOrOver, type DetectorSettings, type Level, type Location, type Threshold } from "./vocabulary.js";
@@ -79,19 +80,65 @@ function mapSpans(n: NormalizedText, d: Detection, threshold: string, extraLabel
   for (const s of d.spans) {
     if (s.level && !atOrOver(s.level, threshold)) continue;
     const { start, end } = n.toOriginal(s.start, s.end);
-    (out ??= []).push({ start, end, text: sliceCodePoints(n.original, start, end), labels: [...(s.labels ?? []), ...extraLabels] });
+    (out ??= []).push({ start, end, text: n.sliceOriginal(start, end), labels: [...(s.labels ?? []), ...extraLabels] });
+    if (out.length >= MAX_SPANS_PER_OUTCOME) break;
   }
   return out ?? noSpans;
 }
 
-export function screen(policy: ScreeningPolicy, guardrails: ActiveGuardrail[], parts: Part[], lookup: DetectorLookup = detectFnOf): Screening {
+/** The request's deadline passed while it was being screened: the rest of the work is dropped. */
+export class DeadlineExceededError extends Error {
+  constructor() {
+    super("screening stopped at the request deadline");
+    this.name = "DeadlineExceededError";
+  }
+}
+
+/** The request would need more custom-guardrail work than one request may take. */
+export class GuardrailLimitError extends Error {
+  constructor(limit: number) {
+    super(
+      `the policy's custom guardrails would scan more than ${limit} characters on this request (patterns x characters at their locations); send less text per request`,
+    );
+    this.name = "GuardrailLimitError";
+  }
+}
+
+export interface ScreenOptions {
+  /**
+   * Epoch milliseconds after which screening stops (DeadlineExceededError),
+   * checked between detectors and guardrail patterns: a request past its
+   * deadline stops consuming CPU instead of finishing for nobody.
+   */
+  deadline?: number;
+}
+
+function checkDeadline(deadline: number | undefined): void {
+  if (deadline !== undefined && Date.now() > deadline) throw new DeadlineExceededError();
+}
+
+export function screen(
+  policy: ScreeningPolicy,
+  guardrails: ActiveGuardrail[],
+  parts: Part[],
+  lookup: DetectorLookup = detectFnOf,
+  options: ScreenOptions = {},
+): Screening {
+  const { deadline } = options;
   const context: ScreeningContext = { parts, instructions: instructionsOf(parts) };
   const outcomes: Outcome[] = [];
+  let scanned = 0;
+  for (const part of parts) for (const g of guardrails) if (g.locations.includes(part.location)) scanned += g.patterns.length * part.text.length;
+  // Refused before any work, so the answer does not depend on how fast the machine is.
+  if (scanned > GUARDRAIL_LIMITS.scannedChars) throw new GuardrailLimitError(GUARDRAIL_LIMITS.scannedChars);
+  let matchesLeft: number = GUARDRAIL_LIMITS.matches;
   for (const part of parts) {
+    checkDeadline(deadline);
     const normalized = normalizeText(part.text);
     const first = outcomes.length;
     for (const config of policy.detectors) {
       if (config.location !== part.location) continue;
+      checkDeadline(deadline);
       const detect = lookup(config.type);
       const detection = detect ? detect(normalized.text, part, config, context) : nothing;
       outcomes.push({
@@ -111,7 +158,16 @@ export function screen(policy: ScreeningPolicy, guardrails: ActiveGuardrail[], p
     }
     for (const g of guardrails) {
       if (!g.locations.includes(part.location)) continue;
-      const spans = g.patterns.flatMap((p) => findAll(p, normalized.text));
+      const spans: { start: number; end: number }[] = [];
+      for (const p of g.patterns) {
+        checkDeadline(deadline);
+        const found = findAll(p, normalized.text, Math.max(1, Math.min(100, matchesLeft)));
+        // Once the request's matches are spent, a match still flags; its span is not kept.
+        if (matchesLeft > 0) {
+          spans.push(...found.slice(0, matchesLeft));
+          matchesLeft = Math.max(0, matchesLeft - found.length);
+        } else if (found.length > 0 && spans.length === 0) spans.push(found[0]);
+      }
       const detection: Detection = spans.length ? { level: "l1_confident", spans } : nothing;
       outcomes.push({
         detectorId: g.id,

@@ -17,6 +17,8 @@ export interface NormalizedText {
   original: string;
   /** Maps a half-open UTF-16 range of `text` to a half-open code point range of `original`. */
   toOriginal(start: number, end: number): { start: number; end: number };
+  /** `sliceCodePoints(original, start, end)` in constant time after one pass, for the many spans of one part. */
+  sliceOriginal(start: number, end: number): string;
 }
 
 /** A base character with the combining marks that follow it: NFKC never composes across these. */
@@ -41,16 +43,39 @@ function codePointIndex(s: string): (utf16: number) => number {
   };
 }
 
+/**
+ * Code point slices of `s` through a table of where each code point starts,
+ * built on the first call: slicing from the start of the text for every span
+ * was quadratic in a part with many matches.
+ */
+function codePointSlicer(s: string): (start: number, end: number) => string {
+  let starts: Uint32Array | null = null;
+  let count = 0;
+  return (start, end) => {
+    if (!starts) {
+      starts = new Uint32Array(s.length + 1);
+      // The same walk as sliceCodePoints, lone surrogates included.
+      for (let i = 0; i < s.length; i++) {
+        starts[count++] = i;
+        const c = s.charCodeAt(i);
+        if (c >= 0xd800 && c <= 0xdbff && i + 1 < s.length) i++;
+      }
+      starts[count] = s.length;
+    }
+    return s.slice(starts[Math.min(start, count)], starts[Math.min(end, count)]);
+  };
+}
+
 export function normalizeText(original: string): NormalizedText {
   if (PLAIN.test(original)) {
     // Printable ASCII is NFKC-stable and has no zero-width characters: identity.
-    return { text: original, original, toOriginal: (start, end) => ({ start, end }) };
+    return { text: original, original, toOriginal: (start, end) => ({ start, end }), sliceOriginal: (start, end) => original.slice(start, end) };
   }
   ZERO_WIDTH.lastIndex = 0;
   if (!ZERO_WIDTH.test(original) && original.normalize("NFKC") === original) {
     // Already normalized (most non-Latin and emoji text): same string, only the unit differs.
     const cpAt = codePointIndex(original);
-    return { text: original, original, toOriginal: (start, end) => ({ start: cpAt(start), end: cpAt(end) }) };
+    return { text: original, original, toOriginal: (start, end) => ({ start: cpAt(start), end: cpAt(end) }), sliceOriginal: codePointSlicer(original) };
   }
   // For each UTF-16 unit of the output: the code point range of its source cluster.
   const srcStart: number[] = [];
@@ -76,6 +101,7 @@ export function normalizeText(original: string): NormalizedText {
   return {
     text: parts.join(""),
     original,
+    sliceOriginal: codePointSlicer(original),
     toOriginal(start, end) {
       if (end <= start) {
         const at = start < srcStart.length ? srcStart[start] : cp;

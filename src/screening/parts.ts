@@ -23,6 +23,47 @@ export interface Part {
   instructions?: readonly string[];
 }
 
+/**
+ * Separator between the text parts of one message's content. The same one
+ * LiteLLM uses when it flattens content parts itself before calling a Lakera
+ * Guard API, so a conversation screened flattened (its pre-call check) and as
+ * raw parts (its post-call check) gives the same text and the same spans
+ * (docs/lakera-compatibility.md#content-parts).
+ */
+const contentPartSeparator = "\n";
+
+/**
+ * The text a message's content stands for: `content`, or its text parts joined
+ * by `contentPartSeparator`. Spans and `message_id` refer to this text.
+ */
+export function contentText(m: Message): string {
+  if (m.contentParts.length === 0) return m.content ?? "";
+  const texts: string[] = [];
+  for (const p of m.contentParts) if (p.text !== undefined) texts.push(p.text);
+  return texts.join(contentPartSeparator);
+}
+
+/**
+ * One line per message whose content had parts Parapet does not screen
+ * (images, audio, files), counted by type, for dev_info notes: a client must
+ * be able to tell "nothing found" from "not looked at". One line per message,
+ * not per part, so a request of thousands of image parts gets one line.
+ */
+export function skippedPartNotes(messages: readonly Message[]): string[] {
+  const notes: string[] = [];
+  messages.forEach((m, i) => {
+    const counts = new Map<string, number>();
+    for (const p of m.contentParts) if (p.text === undefined) counts.set(p.type, (counts.get(p.type) ?? 0) + 1);
+    if (counts.size === 0) return;
+    const total = [...counts.values()].reduce((a, b) => a + b, 0);
+    // Types are the client's strings: bounded in length and number, so the note stays one short line.
+    const listed = [...counts].slice(0, 5).map(([type, n]) => `${type.length > 40 ? type.slice(0, 40) + "…" : type} x${n}`);
+    const types = listed.join(", ") + (counts.size > 5 ? `, ${counts.size - 5} more types` : "");
+    notes.push(`content parts, message ${i}: not screened: ${total} non-text part${total === 1 ? "" : "s"} (${types})`);
+  });
+  return notes;
+}
+
 function toolDefinitionText(t: ToolDefinition): string {
   // Name, description and the whole parameter schema: instructions can hide in any of them.
   const parameters = t.function?.parameters ? JSON.stringify(t.function.parameters) : "";
@@ -31,9 +72,9 @@ function toolDefinitionText(t: ToolDefinition): string {
 
 export function partsOf(messages: Message[], tools: ToolDefinition[]): Part[] {
   const parts: Part[] = [];
-  const instructions = messages.filter((m) => m.role === "system" || m.role === "developer").map((m) => m.content ?? "");
+  const instructions = messages.filter((m) => m.role === "system" || m.role === "developer").map(contentText);
   messages.forEach((m, i) => {
-    const content = m.content ?? "";
+    const content = contentText(m);
     switch (m.role) {
       case "user":
         parts.push({ location: "user::content", messageId: i, text: content });
@@ -50,7 +91,10 @@ export function partsOf(messages: Message[], tools: ToolDefinition[]): Part[] {
           });
         });
         break;
+      // `function` is the legacy chat-completions role for a function's result: the
+      // same untrusted tool output as a `tool` message (docs/api.md#messages-and-tools).
       case "tool":
+      case "function":
         parts.push({ location: "tool::content", messageId: i, text: content, toolName: m.name });
         break;
       default:

@@ -22,6 +22,13 @@ export interface HttpHandlerParts {
   metrics?: Metrics;
 }
 
+/** `url` with runs of "/" in its path made one; the query string is left as sent. */
+function collapseSlashes(url: string): string {
+  const q = url.indexOf("?");
+  const path = q === -1 ? url : url.slice(0, q);
+  return path.replace(/\/{2,}/g, "/") + (q === -1 ? "" : url.slice(q));
+}
+
 export function createHttpHandler(parts: HttpHandlerParts) {
   return (req: Req, res: Res): void => {
     const started = process.hrtime.bigint();
@@ -32,6 +39,10 @@ export function createHttpHandler(parts: HttpHandlerParts) {
     // From the socket, never from the client: failed authentications are limited per address.
     req.headers[clientAddressHeader] = req.socket?.remoteAddress ?? "";
     res.setHeader("X-Request-Id", requestId);
+    // A client base URL ending in "/" makes "//v2/guard"; "//x" would also parse as a
+    // host-relative URL further on. Repeated slashes mean one on every path, REST or RPC
+    // (docs/api.md#protocols-and-paths).
+    if (req.url?.includes("//")) req.url = collapseSlashes(req.url);
     const path = (req.url ?? "/").split("?")[0];
     const template = parts.rest.templateOf(path);
     const endpoint = template ? `${req.method} ${template}` : parts.rpcPaths.has(path) || probePaths.has(path) || path === "/metrics" ? path : "unmatched";

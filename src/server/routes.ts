@@ -5,6 +5,7 @@
 import type { DescService } from "@bufbuild/protobuf";
 import type { ConnectRouter, ServiceImpl } from "@connectrpc/connect";
 import { AnalyticsService } from "../../gen/parapet/v1/analytics_pb.js";
+import { ApiKeyService } from "../../gen/parapet/v1/api_keys_pb.js";
 import { file_parapet_v1_errors } from "../../gen/parapet/v1/errors_pb.js";
 import { CustomGuardrailService } from "../../gen/parapet/v1/custom_guardrails_pb.js";
 import { GuardService } from "../../gen/parapet/v1/guard_pb.js";
@@ -23,6 +24,7 @@ export interface ServiceImpls {
   logs?: Partial<ServiceImpl<typeof LogService>>;
   analytics?: Partial<ServiceImpl<typeof AnalyticsService>>;
   retiredPolicies?: Partial<ServiceImpl<typeof RetiredPolicyService>>;
+  apiKeys?: Partial<ServiceImpl<typeof ApiKeyService>>;
 }
 
 /** Every API service, in the order reflection lists them. */
@@ -34,6 +36,7 @@ export const apiServices: DescService[] = [
   AnalyticsService,
   GuardService,
   RetiredPolicyService,
+  ApiKeyService,
   SystemService,
 ];
 
@@ -47,6 +50,7 @@ export function apiRoutes(impls: ServiceImpls) {
     router.service(AnalyticsService, impls.analytics ?? {});
     router.service(GuardService, impls.guard ?? {});
     router.service(RetiredPolicyService, impls.retiredPolicies ?? {});
+    router.service(ApiKeyService, impls.apiKeys ?? {});
     router.service(SystemService, { ping: (req) => ({ messages: req.messages.length }) });
   };
 }

@@ -3,7 +3,7 @@
 // would have; keys are shown exactly once, whatever happens to the keys file.
 import fs from "node:fs";
 import path from "node:path";
-import { afterAll, afterEach, beforeEach, describe, expect, it, vi } from "vitest";
+import { afterAll, afterEach, beforeEach, describe, expect, it } from "vitest";
 import { ApiKeys } from "../../src/auth/api-keys.js";
 import { bootstrap } from "../../src/auth/bootstrap.js";
 import { Organizations } from "../../src/auth/organizations.js";
@@ -24,15 +24,13 @@ beforeEach(async () => {
   dirs.push(dir);
   db = await EmbeddedDatabase.open({ dataDir: dir, ttlSweepIntervalMs: 0 });
   shown = [];
-  vi.spyOn(process.stdout, "write").mockImplementation((chunk: string | Uint8Array) => {
-    shown.push(String(chunk));
-    return true;
-  });
 });
 afterEach(async () => {
-  vi.restoreAllMocks();
   await db.close();
 });
+
+/** An interactive terminal, the only place generated keys are printed (test/server/operator-bootstrap.test.ts covers the others). */
+const terminal = { write: (text: string) => shown.push(text) };
 
 /** What one replica has: its own repository objects (and caches) on the shared store. */
 async function replica() {
@@ -45,7 +43,7 @@ describe("bootstrap on one store from two replicas at once", () => {
   it("one default organization, one pair of generated keys, shown once; neither start fails", async () => {
     const [a, b] = [await replica(), await replica()];
     const file = path.join(db.dataDir, "bootstrap-keys.json");
-    await Promise.all([bootstrap(a.orgs, a.keys, { keysFile: file }, log), bootstrap(b.orgs, b.keys, { keysFile: file }, log)]);
+    await Promise.all([bootstrap(a.orgs, a.keys, { keysFile: file, terminal }, log), bootstrap(b.orgs, b.keys, { keysFile: file, terminal }, log)]);
     expect((await a.orgs.list()).map((o) => o._id)).toEqual(["org-default"]);
     const keys = await a.keys.list("org-default");
     expect(keys.map((k) => k.kind).sort()).toEqual(["platform", "screening"]);
@@ -59,14 +57,14 @@ describe("bootstrap on one store from two replicas at once", () => {
   it("keys given in the environment are registered once by whichever replica wins", async () => {
     const [a, b] = [await replica(), await replica()];
     const given = { platformKey: `ppk_${"a".repeat(40)}`, screeningKey: `psk_${"b".repeat(40)}` };
-    await Promise.all([bootstrap(a.orgs, a.keys, given, log), bootstrap(b.orgs, b.keys, given, log)]);
+    await Promise.all([bootstrap(a.orgs, a.keys, { ...given, terminal }, log), bootstrap(b.orgs, b.keys, { ...given, terminal }, log)]);
     expect((await a.keys.list()).map((k) => k.prefix).sort()).toEqual(["ppk_aaaa", "psk_bbbb"]);
     expect(shown.filter((s) => s.includes("shown once"))).toEqual([]);
   });
 
   it("without a keys file (MongoDB) the keys are shown and nothing is written; an unwritable file does not stop start-up", async () => {
     const a = await replica();
-    await bootstrap(a.orgs, a.keys, {}, log);
+    await bootstrap(a.orgs, a.keys, { terminal }, log);
     expect(shown.filter((s) => s.includes("shown once"))).toHaveLength(1);
     expect(shown[0]).not.toContain("saved to");
     expect(fs.readdirSync(db.dataDir)).not.toContain("bootstrap-keys.json");
@@ -79,7 +77,7 @@ describe("bootstrap on one store from two replicas at once", () => {
     fs.writeFileSync(path.join(dir, "not-a-dir"), "");
     const b = await replica();
     shown = [];
-    await bootstrap(b.orgs, b.keys, { keysFile: path.join(dir, "not-a-dir", "keys.json") }, log);
+    await bootstrap(b.orgs, b.keys, { keysFile: path.join(dir, "not-a-dir", "keys.json"), terminal }, log);
     expect(shown.filter((s) => s.includes("shown once"))).toHaveLength(1);
     expect(await b.keys.list("org-default")).toHaveLength(2);
   });

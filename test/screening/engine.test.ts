@@ -5,7 +5,8 @@ import { describe, expect, it } from "vitest";
 import { create } from "@bufbuild/protobuf";
 import { MessageSchema, ToolDefinitionSchema } from "../../gen/parapet/v1/guard_pb.js";
 import type { DetectFn, Detection } from "../../src/screening/detector.js";
-import { screen, type ActiveGuardrail } from "../../src/screening/engine.js";
+import { DeadlineExceededError, GuardrailLimitError, screen, type ActiveGuardrail } from "../../src/screening/engine.js";
+import { GUARDRAIL_LIMITS } from "../../src/screening/limits.js";
 import { normalizeText, sliceCodePoints } from "../../src/screening/normalize.js";
 import { partsOf } from "../../src/screening/parts.js";
 import { compilePattern } from "../../src/screening/patterns.js";
@@ -119,6 +120,63 @@ describe("screen", () => {
   });
 });
 
+describe("per-request bounds", () => {
+  const compiled = (source: string) => {
+    const c = compilePattern(source);
+    if (!c.ok) throw new Error(c.reason);
+    return c.pattern;
+  };
+  const policy = { id: "p", threshold: "l1_confident", detectors: [] };
+
+  it("custom guardrail spans stop at the request's match limit, and a later match still flags", () => {
+    const many: ActiveGuardrail = { id: "g1", patterns: [compiled("x")], labels: [], locations: ["user::content"] };
+    const later: ActiveGuardrail = { id: "g2", patterns: [compiled("y")], labels: [], locations: ["user::content"] };
+    const text = "x ".repeat(5000) + "y";
+    const parts = partsOf(
+      Array.from({ length: 20 }, () => msg("user", text)),
+      [],
+    );
+    const s = screen(policy, [many, later], parts, registry);
+    const spans = s.outcomes.reduce((n, o) => n + o.spans.length, 0);
+    // One span per outcome at most once the limit is spent: bounded, and every outcome still decides.
+    expect(spans).toBeLessThanOrEqual(GUARDRAIL_LIMITS.matches + s.outcomes.length);
+    expect(s.outcomes.every((o) => o.matched)).toBe(true);
+  });
+
+  it("refuses a request whose guardrails would scan more than the limit, before any work", () => {
+    const patterns = Array.from({ length: 50 }, () => compiled("z"));
+    const g: ActiveGuardrail = { id: "g", patterns, labels: [], locations: ["user::content"] };
+    const text = "a".repeat(Math.ceil(GUARDRAIL_LIMITS.scannedChars / 50 / 4) + 1);
+    const parts = partsOf(
+      Array.from({ length: 4 }, () => msg("user", text)),
+      [],
+    );
+    expect(() => screen(policy, [g], parts, registry)).toThrow(GuardrailLimitError);
+  });
+
+  it("stops at the deadline between detectors", () => {
+    let calls = 0;
+    const slow: Record<string, DetectFn> = {
+      "pii/email": () => {
+        calls++;
+        const until = Date.now() + 20;
+        while (Date.now() < until);
+        return { level: "no_level", spans: [] };
+      },
+    };
+    const parts = partsOf(
+      Array.from({ length: 10 }, () => msg("user", "hello")),
+      [],
+    );
+    const run = () =>
+      screen({ id: "p", threshold: "l1_confident", detectors: [{ type: "pii/email", location: "user::content" }] }, [], parts, (t) => slow[t], {
+        deadline: Date.now() + 30,
+      });
+    expect(run).toThrow(DeadlineExceededError);
+    expect(calls).toBeLessThan(4);
+  });
+});
+
 describe("normalizeText", () => {
   it("applies NFKC, strips zero-width characters and maps back to code points", () => {
     const original = "写 ｆｏｏ\u200Bbar 😀 ﬁx";
@@ -138,6 +196,17 @@ describe("normalizeText", () => {
     for (let start = 0; start <= codePoints.length + 1; start++) {
       for (let end = 0; end <= codePoints.length + 1; end++) {
         expect(sliceCodePoints(s, start, end)).toBe(codePoints.slice(start, end).join(""));
+      }
+    }
+  });
+
+  it("sliceOriginal agrees with sliceCodePoints on every path, lone surrogates included", () => {
+    // Printable ASCII (identity), already NFKC (emoji, CJK), and text that NFKC changes.
+    for (const s of ["plain ascii text", "a😀b👍🏽c日本", "ｆｏｏ\u200Bbar 😀 ﬁx \ud800a \udc00 end\ud83d"]) {
+      const n = normalizeText(s);
+      const length = Array.from(s).length;
+      for (let start = 0; start <= length + 1; start++) {
+        for (let end = start; end <= length + 1; end++) expect(n.sliceOriginal(start, end)).toBe(sliceCodePoints(s, start, end));
       }
     }
   });

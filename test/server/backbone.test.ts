@@ -53,7 +53,7 @@ describe("REST errors", () => {
     const res = await server.rest("PATCH", "/v1/policies");
     expect(res.status).toBe(405);
     expectErrorObject(res.body, 405, "method_not_allowed");
-    expect(res.headers.get("allow")).toBe("POST");
+    expect(res.headers.get("allow")).toBe("POST, GET");
   });
 
   it("malformed JSON: 400", async () => {

@@ -14,7 +14,7 @@ import type { JsonObject, Message as Message$1 } from "@bufbuild/protobuf";
  * Describes the file parapet/v1/guard.proto.
  */
 export const file_parapet_v1_guard: GenFile = /*@__PURE__*/
-  fileDesc("ChZwYXJhcGV0L3YxL2d1YXJkLnByb3RvEgpwYXJhcGV0LnYxIqUECgdNZXNzYWdlEj0KBHJvbGUYASABKAlCL7pILHIqUgZzeXN0ZW1SBHVzZXJSCWFzc2lzdGFudFIEdG9vbFIJZGV2ZWxvcGVyEhoKB2NvbnRlbnQYAiABKAlCBIi1GAFIAIgBARIoCgp0b29sX2NhbGxzGAMgAygLMhQucGFyYXBldC52MS5Ub29sQ2FsbBIRCgRuYW1lGAQgASgJSAGIAQESGQoMdG9vbF9jYWxsX2lkGAUgASgJSAKIAQE6wAK6SLwCGqoBChhtZXNzYWdlLmNvbnRlbnRfcmVxdWlyZWQSQGNvbnRlbnQgaXMgcmVxdWlyZWQgZXhjZXB0IG9uIGFzc2lzdGFudCBtZXNzYWdlcyB3aXRoIHRvb2xfY2FsbHMaTGhhcyh0aGlzLmNvbnRlbnQpIHx8ICh0aGlzLnJvbGUgPT0gJ2Fzc2lzdGFudCcgJiYgc2l6ZSh0aGlzLnRvb2xfY2FsbHMpID4gMCkajAEKIW1lc3NhZ2UudG9vbF9jYWxsc19hc3Npc3RhbnRfb25seRIvdG9vbF9jYWxscyBhcmUgdmFsaWQgb25seSBvbiBhc3Npc3RhbnQgbWVzc2FnZXMaNnNpemUodGhpcy50b29sX2NhbGxzKSA9PSAwIHx8IHRoaXMucm9sZSA9PSAnYXNzaXN0YW50J0IKCghfY29udGVudEIHCgVfbmFtZUIPCg1fdG9vbF9jYWxsX2lkInIKCFRvb2xDYWxsEjIKCGZ1bmN0aW9uGAEgASgLMhgucGFyYXBldC52MS5GdW5jdGlvbkNhbGxCBrpIA8gBARIdCgR0eXBlGAIgASgJQg+6SAxyCgoIZnVuY3Rpb24SEwoCaWQYAyABKAlCB7pIBHICEAEiUwoMRnVuY3Rpb25DYWxsEhUKBG5hbWUYASABKAlCB7pIBHICEAESHgoJYXJndW1lbnRzGAIgASgJQga6SAPIAQFIAIgBAUIMCgpfYXJndW1lbnRzImkKDlRvb2xEZWZpbml0aW9uEh0KBHR5cGUYASABKAlCD7pIDHIKCghmdW5jdGlvbhI4CghmdW5jdGlvbhgCIAEoCzIeLnBhcmFwZXQudjEuRnVuY3Rpb25EZWZpbml0aW9uQga6SAPIAQEiogEKEkZ1bmN0aW9uRGVmaW5pdGlvbhIVCgRuYW1lGAEgASgJQge6SARyAhABEhgKC2Rlc2NyaXB0aW9uGAIgASgJSACIAQESKwoKcGFyYW1ldGVycxgDIAEoCzIXLmdvb2dsZS5wcm90b2J1Zi5TdHJ1Y3QSEwoGc3RyaWN0GAQgASgISAGIAQFCDgoMX2Rlc2NyaXB0aW9uQgkKB19zdHJpY3Qi7AIKDEd1YXJkUmVxdWVzdBIlCghtZXNzYWdlcxgBIAMoCzITLnBhcmFwZXQudjEuTWVzc2FnZRIpCgV0b29scxgCIAMoCzIaLnBhcmFwZXQudjEuVG9vbERlZmluaXRpb24SIQoKcHJvamVjdF9pZBgDIAEoCUIIukgFcgMYyAFIAIgBARIpCghtZXRhZGF0YRgEIAEoCzIXLmdvb2dsZS5wcm90b2J1Zi5TdHJ1Y3QSDwoHcGF5bG9hZBgFIAEoCBIRCglicmVha2Rvd24YBiABKAgSEAoIZGV2X2luZm8YByABKAg6d7pIdBpyChdndWFyZC5tZXNzYWdlc19vcl90b29scxImYSByZXF1ZXN0IGhhcyBtZXNzYWdlcywgdG9vbHMsIG9yIGJvdGgaL3NpemUodGhpcy5tZXNzYWdlcykgPiAwIHx8IHNpemUodGhpcy50b29scykgPiAwQg0KC19wcm9qZWN0X2lkItQBCg1HdWFyZFJlc3BvbnNlEg8KB2ZsYWdnZWQYASABKAgSKAoHcGF5bG9hZBgCIAMoCzIXLnBhcmFwZXQudjEuUGF5bG9hZEl0ZW0SLAoJYnJlYWtkb3duGAMgAygLMhkucGFyYXBldC52MS5CcmVha2Rvd25JdGVtEiUKCGRldl9pbmZvGAQgASgLMhMucGFyYXBldC52MS5EZXZJbmZvEjMKCG1ldGFkYXRhGAUgASgLMiEucGFyYXBldC52MS5HdWFyZFJlc3BvbnNlTWV0YWRhdGEicgoLUGF5bG9hZEl0ZW0SDQoFc3RhcnQYASABKAUSCwoDZW5kGAIgASgFEgwKBHRleHQYAyABKAkSFQoNZGV0ZWN0b3JfdHlwZRgEIAEoCRIOCgZsYWJlbHMYBSADKAkSEgoKbWVzc2FnZV9pZBgGIAEoBSKqAQoNQnJlYWtkb3duSXRlbRISCgpwcm9qZWN0X2lkGAEgASgJEhEKCXBvbGljeV9pZBgCIAEoCRITCgtkZXRlY3Rvcl9pZBgDIAEoCRIVCg1kZXRlY3Rvcl90eXBlGAQgASgJEhAKCGRldGVjdGVkGAUgASgIEhIKCm1lc3NhZ2VfaWQYBiABKAUSFAoHdG9vbF9pZBgHIAEoBUgAiAEBQgoKCF90b29sX2lkIm0KB0RldkluZm8SFAoMZ2l0X3JldmlzaW9uGAEgASgJEhUKDWdpdF90aW1lc3RhbXAYAiABKAkSFQoNbW9kZWxfdmVyc2lvbhgDIAEoCRIPCgd2ZXJzaW9uGAQgASgJEg0KBW5vdGVzGAUgAygJIi0KFUd1YXJkUmVzcG9uc2VNZXRhZGF0YRIUCgxyZXF1ZXN0X3V1aWQYASABKAkizwIKE0d1YXJkUmVzdWx0c1JlcXVlc3QSJQoIbWVzc2FnZXMYASADKAsyEy5wYXJhcGV0LnYxLk1lc3NhZ2USKQoFdG9vbHMYAiADKAsyGi5wYXJhcGV0LnYxLlRvb2xEZWZpbml0aW9uEiEKCnByb2plY3RfaWQYAyABKAlCCLpIBXIDGMgBSACIAQESKQoIbWV0YWRhdGEYBCABKAsyFy5nb29nbGUucHJvdG9idWYuU3RydWN0EhAKCGRldl9pbmZvGAUgASgIOne6SHQacgoXZ3VhcmQubWVzc2FnZXNfb3JfdG9vbHMSJmEgcmVxdWVzdCBoYXMgbWVzc2FnZXMsIHRvb2xzLCBvciBib3RoGi9zaXplKHRoaXMubWVzc2FnZXMpID4gMCB8fCBzaXplKHRoaXMudG9vbHMpID4gMEINCgtfcHJvamVjdF9pZCKOAQoUR3VhcmRSZXN1bHRzUmVzcG9uc2USJwoHcmVzdWx0cxgBIAMoCzIWLnBhcmFwZXQudjEuUmVzdWx0SXRlbRImCgV0b29scxgCIAEoCzIXLnBhcmFwZXQudjEuVG9vbHNSZXN1bHQSJQoIZGV2X2luZm8YAyABKAsyEy5wYXJhcGV0LnYxLkRldkluZm8iqgIKClJlc3VsdEl0ZW0SFwoKcHJvamVjdF9pZBgBIAEoCUgAiAEBEhYKCXBvbGljeV9pZBgCIAEoCUgBiAEBEhgKC2RldGVjdG9yX2lkGAMgASgJSAKIAQESGgoNZGV0ZWN0b3JfdHlwZRgEIAEoCUgDiAEBEhMKBnJlc3VsdBgFIAEoCUgEiAEBEhsKDmN1c3RvbV9tYXRjaGVkGAYgASgISAWIAQESFwoKbWVzc2FnZV9pZBgHIAEoBUgGiAEBQg0KC19wcm9qZWN0X2lkQgwKCl9wb2xpY3lfaWRCDgoMX2RldGVjdG9yX2lkQhAKDl9kZXRlY3Rvcl90eXBlQgkKB19yZXN1bHRCEQoPX2N1c3RvbV9tYXRjaGVkQg0KC19tZXNzYWdlX2lkIqgCCg5Ub29sUmVzdWx0SXRlbRIXCgpwcm9qZWN0X2lkGAEgASgJSACIAQESFgoJcG9saWN5X2lkGAIgASgJSAGIAQESGAoLZGV0ZWN0b3JfaWQYAyABKAlIAogBARIaCg1kZXRlY3Rvcl90eXBlGAQgASgJSAOIAQESEwoGcmVzdWx0GAUgASgJSASIAQESGwoOY3VzdG9tX21hdGNoZWQYBiABKAhIBYgBARIUCgd0b29sX2lkGAcgASgFSAaIAQFCDQoLX3Byb2plY3RfaWRCDAoKX3BvbGljeV9pZEIOCgxfZGV0ZWN0b3JfaWRCEAoOX2RldGVjdG9yX3R5cGVCCQoHX3Jlc3VsdEIRCg9fY3VzdG9tX21hdGNoZWRCCgoIX3Rvb2xfaWQiXAoLVG9vbHNSZXN1bHQSFAoHZmxhZ2dlZBgBIAEoCEgAiAEBEisKB3Jlc3VsdHMYAiADKAsyGi5wYXJhcGV0LnYxLlRvb2xSZXN1bHRJdGVtQgoKCF9mbGFnZ2VkIkcKE1BvbGljeUhlYWx0aFJlcXVlc3QSIQoKcHJvamVjdF9pZBgBIAEoCUIIukgFcgMYyAFIAIgBAUINCgtfcHJvamVjdF9pZCKCAQoUUG9saWN5SGVhbHRoUmVzcG9uc2USDgoGc3RhdHVzGAEgASgJEhIKCmlzX2RlZmF1bHQYAiABKAgSGgoHbWVzc2FnZRgDIAEoCUIEiLUYAUgAiAEBEh4KBGxpbnQYBCABKAsyEC5wYXJhcGV0LnYxLkxpbnRCCgoIX21lc3NhZ2UiPQoETGludBIOCgZwYXNzZWQYASABKAgSJQoGZXJyb3JzGAIgAygLMhUucGFyYXBldC52MS5MaW50RXJyb3IiLgoJTGludEVycm9yEg8KB21lc3NhZ2UYASABKAkSEAoIc2V2ZXJpdHkYAiABKAky1AIKDEd1YXJkU2VydmljZRJSCgVHdWFyZBIYLnBhcmFwZXQudjEuR3VhcmRSZXF1ZXN0GhkucGFyYXBldC52MS5HdWFyZFJlc3BvbnNlIhSC0+STAg46ASoiCS92Mi9ndWFyZBJ1Cg9HZXRHdWFyZFJlc3VsdHMSHy5wYXJhcGV0LnYxLkd1YXJkUmVzdWx0c1JlcXVlc3QaIC5wYXJhcGV0LnYxLkd1YXJkUmVzdWx0c1Jlc3BvbnNlIh+QAgGC0+STAhY6ASoiES92Mi9ndWFyZC9yZXN1bHRzEnkKEUNoZWNrUG9saWN5SGVhbHRoEh8ucGFyYXBldC52MS5Qb2xpY3lIZWFsdGhSZXF1ZXN0GiAucGFyYXBldC52MS5Qb2xpY3lIZWFsdGhSZXNwb25zZSIhkAIBgtPkkwIYOgEqIhMvdjIvcG9saWNpZXMvaGVhbHRoYgZwcm90bzM", [file_buf_validate_validate, file_google_api_annotations, file_google_protobuf_struct, file_parapet_v1_options]);
+  fileDesc("ChZwYXJhcGV0L3YxL2d1YXJkLnByb3RvEgpwYXJhcGV0LnYxIoMGCgdNZXNzYWdlEkcKBHJvbGUYASABKAlCObpINnI0UgZzeXN0ZW1SBHVzZXJSCWFzc2lzdGFudFIEdG9vbFIJZGV2ZWxvcGVyUghmdW5jdGlvbhIaCgdjb250ZW50GAIgASgJQgSItRgBSACIAQESKAoKdG9vbF9jYWxscxgDIAMoCzIULnBhcmFwZXQudjEuVG9vbENhbGwSEQoEbmFtZRgEIAEoCUgBiAEBEhkKDHRvb2xfY2FsbF9pZBgFIAEoCUgCiAEBEi4KDWNvbnRlbnRfcGFydHMYBiADKAsyFy5wYXJhcGV0LnYxLkNvbnRlbnRQYXJ0OuQDukjgAxrKAQoYbWVzc2FnZS5jb250ZW50X3JlcXVpcmVkEkBjb250ZW50IGlzIHJlcXVpcmVkIGV4Y2VwdCBvbiBhc3Npc3RhbnQgbWVzc2FnZXMgd2l0aCB0b29sX2NhbGxzGmxoYXModGhpcy5jb250ZW50KSB8fCBzaXplKHRoaXMuY29udGVudF9wYXJ0cykgPiAwIHx8ICh0aGlzLnJvbGUgPT0gJ2Fzc2lzdGFudCcgJiYgc2l6ZSh0aGlzLnRvb2xfY2FsbHMpID4gMCkagQEKGG1lc3NhZ2UuY29udGVudF9vcl9wYXJ0cxIwYSBtZXNzYWdlIGhhcyBjb250ZW50IG9yIGNvbnRlbnRfcGFydHMsIG5vdCBib3RoGjMhaGFzKHRoaXMuY29udGVudCkgfHwgc2l6ZSh0aGlzLmNvbnRlbnRfcGFydHMpID09IDAajAEKIW1lc3NhZ2UudG9vbF9jYWxsc19hc3Npc3RhbnRfb25seRIvdG9vbF9jYWxscyBhcmUgdmFsaWQgb25seSBvbiBhc3Npc3RhbnQgbWVzc2FnZXMaNnNpemUodGhpcy50b29sX2NhbGxzKSA9PSAwIHx8IHRoaXMucm9sZSA9PSAnYXNzaXN0YW50J0IKCghfY29udGVudEIHCgVfbmFtZUIPCg1fdG9vbF9jYWxsX2lkIkAKC0NvbnRlbnRQYXJ0EhUKBHR5cGUYASABKAlCB7pIBHICEAESEQoEdGV4dBgCIAEoCUgAiAEBQgcKBV90ZXh0InIKCFRvb2xDYWxsEjIKCGZ1bmN0aW9uGAEgASgLMhgucGFyYXBldC52MS5GdW5jdGlvbkNhbGxCBrpIA8gBARIdCgR0eXBlGAIgASgJQg+6SAxyCgoIZnVuY3Rpb24SEwoCaWQYAyABKAlCB7pIBHICEAEiUwoMRnVuY3Rpb25DYWxsEhUKBG5hbWUYASABKAlCB7pIBHICEAESHgoJYXJndW1lbnRzGAIgASgJQga6SAPIAQFIAIgBAUIMCgpfYXJndW1lbnRzImkKDlRvb2xEZWZpbml0aW9uEh0KBHR5cGUYASABKAlCD7pIDHIKCghmdW5jdGlvbhI4CghmdW5jdGlvbhgCIAEoCzIeLnBhcmFwZXQudjEuRnVuY3Rpb25EZWZpbml0aW9uQga6SAPIAQEiogEKEkZ1bmN0aW9uRGVmaW5pdGlvbhIVCgRuYW1lGAEgASgJQge6SARyAhABEhgKC2Rlc2NyaXB0aW9uGAIgASgJSACIAQESKwoKcGFyYW1ldGVycxgDIAEoCzIXLmdvb2dsZS5wcm90b2J1Zi5TdHJ1Y3QSEwoGc3RyaWN0GAQgASgISAGIAQFCDgoMX2Rlc2NyaXB0aW9uQgkKB19zdHJpY3Qi7AIKDEd1YXJkUmVxdWVzdBIlCghtZXNzYWdlcxgBIAMoCzITLnBhcmFwZXQudjEuTWVzc2FnZRIpCgV0b29scxgCIAMoCzIaLnBhcmFwZXQudjEuVG9vbERlZmluaXRpb24SIQoKcHJvamVjdF9pZBgDIAEoCUIIukgFcgMYyAFIAIgBARIpCghtZXRhZGF0YRgEIAEoCzIXLmdvb2dsZS5wcm90b2J1Zi5TdHJ1Y3QSDwoHcGF5bG9hZBgFIAEoCBIRCglicmVha2Rvd24YBiABKAgSEAoIZGV2X2luZm8YByABKAg6d7pIdBpyChdndWFyZC5tZXNzYWdlc19vcl90b29scxImYSByZXF1ZXN0IGhhcyBtZXNzYWdlcywgdG9vbHMsIG9yIGJvdGgaL3NpemUodGhpcy5tZXNzYWdlcykgPiAwIHx8IHNpemUodGhpcy50b29scykgPiAwQg0KC19wcm9qZWN0X2lkItQBCg1HdWFyZFJlc3BvbnNlEg8KB2ZsYWdnZWQYASABKAgSKAoHcGF5bG9hZBgCIAMoCzIXLnBhcmFwZXQudjEuUGF5bG9hZEl0ZW0SLAoJYnJlYWtkb3duGAMgAygLMhkucGFyYXBldC52MS5CcmVha2Rvd25JdGVtEiUKCGRldl9pbmZvGAQgASgLMhMucGFyYXBldC52MS5EZXZJbmZvEjMKCG1ldGFkYXRhGAUgASgLMiEucGFyYXBldC52MS5HdWFyZFJlc3BvbnNlTWV0YWRhdGEicgoLUGF5bG9hZEl0ZW0SDQoFc3RhcnQYASABKAUSCwoDZW5kGAIgASgFEgwKBHRleHQYAyABKAkSFQoNZGV0ZWN0b3JfdHlwZRgEIAEoCRIOCgZsYWJlbHMYBSADKAkSEgoKbWVzc2FnZV9pZBgGIAEoBSKqAQoNQnJlYWtkb3duSXRlbRISCgpwcm9qZWN0X2lkGAEgASgJEhEKCXBvbGljeV9pZBgCIAEoCRITCgtkZXRlY3Rvcl9pZBgDIAEoCRIVCg1kZXRlY3Rvcl90eXBlGAQgASgJEhAKCGRldGVjdGVkGAUgASgIEhIKCm1lc3NhZ2VfaWQYBiABKAUSFAoHdG9vbF9pZBgHIAEoBUgAiAEBQgoKCF90b29sX2lkIm0KB0RldkluZm8SFAoMZ2l0X3JldmlzaW9uGAEgASgJEhUKDWdpdF90aW1lc3RhbXAYAiABKAkSFQoNbW9kZWxfdmVyc2lvbhgDIAEoCRIPCgd2ZXJzaW9uGAQgASgJEg0KBW5vdGVzGAUgAygJIi0KFUd1YXJkUmVzcG9uc2VNZXRhZGF0YRIUCgxyZXF1ZXN0X3V1aWQYASABKAkizwIKE0d1YXJkUmVzdWx0c1JlcXVlc3QSJQoIbWVzc2FnZXMYASADKAsyEy5wYXJhcGV0LnYxLk1lc3NhZ2USKQoFdG9vbHMYAiADKAsyGi5wYXJhcGV0LnYxLlRvb2xEZWZpbml0aW9uEiEKCnByb2plY3RfaWQYAyABKAlCCLpIBXIDGMgBSACIAQESKQoIbWV0YWRhdGEYBCABKAsyFy5nb29nbGUucHJvdG9idWYuU3RydWN0EhAKCGRldl9pbmZvGAUgASgIOne6SHQacgoXZ3VhcmQubWVzc2FnZXNfb3JfdG9vbHMSJmEgcmVxdWVzdCBoYXMgbWVzc2FnZXMsIHRvb2xzLCBvciBib3RoGi9zaXplKHRoaXMubWVzc2FnZXMpID4gMCB8fCBzaXplKHRoaXMudG9vbHMpID4gMEINCgtfcHJvamVjdF9pZCKOAQoUR3VhcmRSZXN1bHRzUmVzcG9uc2USJwoHcmVzdWx0cxgBIAMoCzIWLnBhcmFwZXQudjEuUmVzdWx0SXRlbRImCgV0b29scxgCIAEoCzIXLnBhcmFwZXQudjEuVG9vbHNSZXN1bHQSJQoIZGV2X2luZm8YAyABKAsyEy5wYXJhcGV0LnYxLkRldkluZm8iqgIKClJlc3VsdEl0ZW0SFwoKcHJvamVjdF9pZBgBIAEoCUgAiAEBEhYKCXBvbGljeV9pZBgCIAEoCUgBiAEBEhgKC2RldGVjdG9yX2lkGAMgASgJSAKIAQESGgoNZGV0ZWN0b3JfdHlwZRgEIAEoCUgDiAEBEhMKBnJlc3VsdBgFIAEoCUgEiAEBEhsKDmN1c3RvbV9tYXRjaGVkGAYgASgISAWIAQESFwoKbWVzc2FnZV9pZBgHIAEoBUgGiAEBQg0KC19wcm9qZWN0X2lkQgwKCl9wb2xpY3lfaWRCDgoMX2RldGVjdG9yX2lkQhAKDl9kZXRlY3Rvcl90eXBlQgkKB19yZXN1bHRCEQoPX2N1c3RvbV9tYXRjaGVkQg0KC19tZXNzYWdlX2lkIqgCCg5Ub29sUmVzdWx0SXRlbRIXCgpwcm9qZWN0X2lkGAEgASgJSACIAQESFgoJcG9saWN5X2lkGAIgASgJSAGIAQESGAoLZGV0ZWN0b3JfaWQYAyABKAlIAogBARIaCg1kZXRlY3Rvcl90eXBlGAQgASgJSAOIAQESEwoGcmVzdWx0GAUgASgJSASIAQESGwoOY3VzdG9tX21hdGNoZWQYBiABKAhIBYgBARIUCgd0b29sX2lkGAcgASgFSAaIAQFCDQoLX3Byb2plY3RfaWRCDAoKX3BvbGljeV9pZEIOCgxfZGV0ZWN0b3JfaWRCEAoOX2RldGVjdG9yX3R5cGVCCQoHX3Jlc3VsdEIRCg9fY3VzdG9tX21hdGNoZWRCCgoIX3Rvb2xfaWQiXAoLVG9vbHNSZXN1bHQSFAoHZmxhZ2dlZBgBIAEoCEgAiAEBEisKB3Jlc3VsdHMYAiADKAsyGi5wYXJhcGV0LnYxLlRvb2xSZXN1bHRJdGVtQgoKCF9mbGFnZ2VkIkcKE1BvbGljeUhlYWx0aFJlcXVlc3QSIQoKcHJvamVjdF9pZBgBIAEoCUIIukgFcgMYyAFIAIgBAUINCgtfcHJvamVjdF9pZCKCAQoUUG9saWN5SGVhbHRoUmVzcG9uc2USDgoGc3RhdHVzGAEgASgJEhIKCmlzX2RlZmF1bHQYAiABKAgSGgoHbWVzc2FnZRgDIAEoCUIEiLUYAUgAiAEBEh4KBGxpbnQYBCABKAsyEC5wYXJhcGV0LnYxLkxpbnRCCgoIX21lc3NhZ2UiPQoETGludBIOCgZwYXNzZWQYASABKAgSJQoGZXJyb3JzGAIgAygLMhUucGFyYXBldC52MS5MaW50RXJyb3IiLgoJTGludEVycm9yEg8KB21lc3NhZ2UYASABKAkSEAoIc2V2ZXJpdHkYAiABKAky1AIKDEd1YXJkU2VydmljZRJSCgVHdWFyZBIYLnBhcmFwZXQudjEuR3VhcmRSZXF1ZXN0GhkucGFyYXBldC52MS5HdWFyZFJlc3BvbnNlIhSC0+STAg46ASoiCS92Mi9ndWFyZBJ1Cg9HZXRHdWFyZFJlc3VsdHMSHy5wYXJhcGV0LnYxLkd1YXJkUmVzdWx0c1JlcXVlc3QaIC5wYXJhcGV0LnYxLkd1YXJkUmVzdWx0c1Jlc3BvbnNlIh+QAgGC0+STAhY6ASoiES92Mi9ndWFyZC9yZXN1bHRzEnkKEUNoZWNrUG9saWN5SGVhbHRoEh8ucGFyYXBldC52MS5Qb2xpY3lIZWFsdGhSZXF1ZXN0GiAucGFyYXBldC52MS5Qb2xpY3lIZWFsdGhSZXNwb25zZSIhkAIBgtPkkwIYOgEqIhMvdjIvcG9saWNpZXMvaGVhbHRoYgZwcm90bzM", [file_buf_validate_validate, file_google_api_annotations, file_google_protobuf_struct, file_parapet_v1_options]);
 
 /**
  * Message is one chat-completions message (docs/api.md#messages-and-tools).
@@ -28,6 +28,9 @@ export type Message = Message$1<"parapet.v1.Message"> & {
   role: string;
 
   /**
+   * `function` is the legacy chat-completions role for a function's result:
+   * screened as tool output (docs/api.md#messages-and-tools).
+   *
    * @generated from field: optional string content = 2;
    */
   content?: string | undefined;
@@ -49,6 +52,17 @@ export type Message = Message$1<"parapet.v1.Message"> & {
    * @generated from field: optional string tool_call_id = 5;
    */
   toolCallId?: string | undefined;
+
+  /**
+   * Content as OpenAI content parts. On the REST paths a JSON array given for
+   * `content` fills this field (docs/lakera-compatibility.md), so Lakera Guard
+   * clients send the chat-completions shape unchanged; RPC clients set it
+   * directly. Text parts are screened joined by "\n"; other parts are skipped
+   * and named in dev_info notes.
+   *
+   * @generated from field: repeated parapet.v1.ContentPart content_parts = 6;
+   */
+  contentParts: ContentPart[];
 };
 
 /**
@@ -57,6 +71,35 @@ export type Message = Message$1<"parapet.v1.Message"> & {
  */
 export const MessageSchema: GenMessage<Message> = /*@__PURE__*/
   messageDesc(file_parapet_v1_guard, 0);
+
+/**
+ * ContentPart is one part of a message's content: text, or a part Parapet
+ * does not screen (image_url, input_audio, file, ...), kept by its type only.
+ *
+ * @generated from message parapet.v1.ContentPart
+ */
+export type ContentPart = Message$1<"parapet.v1.ContentPart"> & {
+  /**
+   * "text", "image_url", ... as the client sent it.
+   *
+   * @generated from field: string type = 1;
+   */
+  type: string;
+
+  /**
+   * Set on text parts (any type carrying a `text` string): the screened text.
+   *
+   * @generated from field: optional string text = 2;
+   */
+  text?: string | undefined;
+};
+
+/**
+ * Describes the message parapet.v1.ContentPart.
+ * Use `create(ContentPartSchema)` to create a new message.
+ */
+export const ContentPartSchema: GenMessage<ContentPart> = /*@__PURE__*/
+  messageDesc(file_parapet_v1_guard, 1);
 
 /**
  * @generated from message parapet.v1.ToolCall
@@ -83,7 +126,7 @@ export type ToolCall = Message$1<"parapet.v1.ToolCall"> & {
  * Use `create(ToolCallSchema)` to create a new message.
  */
 export const ToolCallSchema: GenMessage<ToolCall> = /*@__PURE__*/
-  messageDesc(file_parapet_v1_guard, 1);
+  messageDesc(file_parapet_v1_guard, 2);
 
 /**
  * @generated from message parapet.v1.FunctionCall
@@ -108,7 +151,7 @@ export type FunctionCall = Message$1<"parapet.v1.FunctionCall"> & {
  * Use `create(FunctionCallSchema)` to create a new message.
  */
 export const FunctionCallSchema: GenMessage<FunctionCall> = /*@__PURE__*/
-  messageDesc(file_parapet_v1_guard, 2);
+  messageDesc(file_parapet_v1_guard, 3);
 
 /**
  * ToolDefinition is a tool exposed to the model (docs/api.md#messages-and-tools).
@@ -132,7 +175,7 @@ export type ToolDefinition = Message$1<"parapet.v1.ToolDefinition"> & {
  * Use `create(ToolDefinitionSchema)` to create a new message.
  */
 export const ToolDefinitionSchema: GenMessage<ToolDefinition> = /*@__PURE__*/
-  messageDesc(file_parapet_v1_guard, 3);
+  messageDesc(file_parapet_v1_guard, 4);
 
 /**
  * @generated from message parapet.v1.FunctionDefinition
@@ -166,7 +209,7 @@ export type FunctionDefinition = Message$1<"parapet.v1.FunctionDefinition"> & {
  * Use `create(FunctionDefinitionSchema)` to create a new message.
  */
 export const FunctionDefinitionSchema: GenMessage<FunctionDefinition> = /*@__PURE__*/
-  messageDesc(file_parapet_v1_guard, 4);
+  messageDesc(file_parapet_v1_guard, 5);
 
 /**
  * @generated from message parapet.v1.GuardRequest
@@ -221,7 +264,7 @@ export type GuardRequest = Message$1<"parapet.v1.GuardRequest"> & {
  * Use `create(GuardRequestSchema)` to create a new message.
  */
 export const GuardRequestSchema: GenMessage<GuardRequest> = /*@__PURE__*/
-  messageDesc(file_parapet_v1_guard, 5);
+  messageDesc(file_parapet_v1_guard, 6);
 
 /**
  * @generated from message parapet.v1.GuardResponse
@@ -258,7 +301,7 @@ export type GuardResponse = Message$1<"parapet.v1.GuardResponse"> & {
  * Use `create(GuardResponseSchema)` to create a new message.
  */
 export const GuardResponseSchema: GenMessage<GuardResponse> = /*@__PURE__*/
-  messageDesc(file_parapet_v1_guard, 6);
+  messageDesc(file_parapet_v1_guard, 7);
 
 /**
  * PayloadItem is a matched span: [start, end) in Unicode code points of the
@@ -303,7 +346,7 @@ export type PayloadItem = Message$1<"parapet.v1.PayloadItem"> & {
  * Use `create(PayloadItemSchema)` to create a new message.
  */
 export const PayloadItemSchema: GenMessage<PayloadItem> = /*@__PURE__*/
-  messageDesc(file_parapet_v1_guard, 7);
+  messageDesc(file_parapet_v1_guard, 8);
 
 /**
  * @generated from message parapet.v1.BreakdownItem
@@ -352,7 +395,7 @@ export type BreakdownItem = Message$1<"parapet.v1.BreakdownItem"> & {
  * Use `create(BreakdownItemSchema)` to create a new message.
  */
 export const BreakdownItemSchema: GenMessage<BreakdownItem> = /*@__PURE__*/
-  messageDesc(file_parapet_v1_guard, 8);
+  messageDesc(file_parapet_v1_guard, 9);
 
 /**
  * @generated from message parapet.v1.DevInfo
@@ -392,7 +435,7 @@ export type DevInfo = Message$1<"parapet.v1.DevInfo"> & {
  * Use `create(DevInfoSchema)` to create a new message.
  */
 export const DevInfoSchema: GenMessage<DevInfo> = /*@__PURE__*/
-  messageDesc(file_parapet_v1_guard, 9);
+  messageDesc(file_parapet_v1_guard, 10);
 
 /**
  * @generated from message parapet.v1.GuardResponseMetadata
@@ -411,7 +454,7 @@ export type GuardResponseMetadata = Message$1<"parapet.v1.GuardResponseMetadata"
  * Use `create(GuardResponseMetadataSchema)` to create a new message.
  */
 export const GuardResponseMetadataSchema: GenMessage<GuardResponseMetadata> = /*@__PURE__*/
-  messageDesc(file_parapet_v1_guard, 10);
+  messageDesc(file_parapet_v1_guard, 11);
 
 /**
  * @generated from message parapet.v1.GuardResultsRequest
@@ -448,7 +491,7 @@ export type GuardResultsRequest = Message$1<"parapet.v1.GuardResultsRequest"> & 
  * Use `create(GuardResultsRequestSchema)` to create a new message.
  */
 export const GuardResultsRequestSchema: GenMessage<GuardResultsRequest> = /*@__PURE__*/
-  messageDesc(file_parapet_v1_guard, 11);
+  messageDesc(file_parapet_v1_guard, 12);
 
 /**
  * @generated from message parapet.v1.GuardResultsResponse
@@ -475,7 +518,7 @@ export type GuardResultsResponse = Message$1<"parapet.v1.GuardResultsResponse"> 
  * Use `create(GuardResultsResponseSchema)` to create a new message.
  */
 export const GuardResultsResponseSchema: GenMessage<GuardResultsResponse> = /*@__PURE__*/
-  messageDesc(file_parapet_v1_guard, 12);
+  messageDesc(file_parapet_v1_guard, 13);
 
 /**
  * ResultItem is a detector's confidence level for one message (docs/api.md#detailed-results).
@@ -524,7 +567,7 @@ export type ResultItem = Message$1<"parapet.v1.ResultItem"> & {
  * Use `create(ResultItemSchema)` to create a new message.
  */
 export const ResultItemSchema: GenMessage<ResultItem> = /*@__PURE__*/
-  messageDesc(file_parapet_v1_guard, 13);
+  messageDesc(file_parapet_v1_guard, 14);
 
 /**
  * @generated from message parapet.v1.ToolResultItem
@@ -571,7 +614,7 @@ export type ToolResultItem = Message$1<"parapet.v1.ToolResultItem"> & {
  * Use `create(ToolResultItemSchema)` to create a new message.
  */
 export const ToolResultItemSchema: GenMessage<ToolResultItem> = /*@__PURE__*/
-  messageDesc(file_parapet_v1_guard, 14);
+  messageDesc(file_parapet_v1_guard, 15);
 
 /**
  * @generated from message parapet.v1.ToolsResult
@@ -593,7 +636,7 @@ export type ToolsResult = Message$1<"parapet.v1.ToolsResult"> & {
  * Use `create(ToolsResultSchema)` to create a new message.
  */
 export const ToolsResultSchema: GenMessage<ToolsResult> = /*@__PURE__*/
-  messageDesc(file_parapet_v1_guard, 15);
+  messageDesc(file_parapet_v1_guard, 16);
 
 /**
  * @generated from message parapet.v1.PolicyHealthRequest
@@ -612,7 +655,7 @@ export type PolicyHealthRequest = Message$1<"parapet.v1.PolicyHealthRequest"> & 
  * Use `create(PolicyHealthRequestSchema)` to create a new message.
  */
 export const PolicyHealthRequestSchema: GenMessage<PolicyHealthRequest> = /*@__PURE__*/
-  messageDesc(file_parapet_v1_guard, 16);
+  messageDesc(file_parapet_v1_guard, 17);
 
 /**
  * @generated from message parapet.v1.PolicyHealthResponse
@@ -646,7 +689,7 @@ export type PolicyHealthResponse = Message$1<"parapet.v1.PolicyHealthResponse"> 
  * Use `create(PolicyHealthResponseSchema)` to create a new message.
  */
 export const PolicyHealthResponseSchema: GenMessage<PolicyHealthResponse> = /*@__PURE__*/
-  messageDesc(file_parapet_v1_guard, 17);
+  messageDesc(file_parapet_v1_guard, 18);
 
 /**
  * @generated from message parapet.v1.Lint
@@ -668,7 +711,7 @@ export type Lint = Message$1<"parapet.v1.Lint"> & {
  * Use `create(LintSchema)` to create a new message.
  */
 export const LintSchema: GenMessage<Lint> = /*@__PURE__*/
-  messageDesc(file_parapet_v1_guard, 18);
+  messageDesc(file_parapet_v1_guard, 19);
 
 /**
  * @generated from message parapet.v1.LintError
@@ -692,7 +735,7 @@ export type LintError = Message$1<"parapet.v1.LintError"> & {
  * Use `create(LintErrorSchema)` to create a new message.
  */
 export const LintErrorSchema: GenMessage<LintError> = /*@__PURE__*/
-  messageDesc(file_parapet_v1_guard, 19);
+  messageDesc(file_parapet_v1_guard, 20);
 
 /**
  * The screening interface (docs/api.md#screening): detailed results and policy health, plus the

@@ -13,7 +13,7 @@ import type { Message } from "@bufbuild/protobuf";
  * Describes the file parapet/v1/projects.proto.
  */
 export const file_parapet_v1_projects: GenFile = /*@__PURE__*/
-  fileDesc("ChlwYXJhcGV0L3YxL3Byb2plY3RzLnByb3RvEgpwYXJhcGV0LnYxIrECCgdQcm9qZWN0EgoKAmlkGAUgASgJEhgKBG5hbWUYASABKAlCCrpIB3IFEAEYyAESJAoJcG9saWN5X2lkGAIgASgJQgy6SAVyAxjIAYi1GAFIAIgBARJcChBwcm9qZWN0X21ldGFkYXRhGAMgAygLMigucGFyYXBldC52MS5Qcm9qZWN0LlByb2plY3RNZXRhZGF0YUVudHJ5Qhi6SBWaARIQQCIHcgUQARiAASoFcgMYgAgSKwoGYWN0aW9uGAQgASgJQha6SBNyEVIGZGV0ZWN0UgdlbmZvcmNlSAGIAQEaNgoUUHJvamVjdE1ldGFkYXRhRW50cnkSCwoDa2V5GAEgASgJEg0KBXZhbHVlGAIgASgJOgI4AUIMCgpfcG9saWN5X2lkQgkKB19hY3Rpb24iRAoUQ3JlYXRlUHJvamVjdFJlcXVlc3QSLAoHcHJvamVjdBgBIAEoCzITLnBhcmFwZXQudjEuUHJvamVjdEIGukgDyAEBIjMKEUdldFByb2plY3RSZXF1ZXN0Eh4KCnByb2plY3RfaWQYASABKAlCCrpIB3IFEAEYyAEiZAoUVXBkYXRlUHJvamVjdFJlcXVlc3QSHgoKcHJvamVjdF9pZBgBIAEoCUIKukgHcgUQARjIARIsCgdwcm9qZWN0GAIgASgLMhMucGFyYXBldC52MS5Qcm9qZWN0Qga6SAPIAQEiNgoURGVsZXRlUHJvamVjdFJlcXVlc3QSHgoKcHJvamVjdF9pZBgBIAEoCUIKukgHcgUQARjIASIXChVEZWxldGVQcm9qZWN0UmVzcG9uc2Uy4AMKDlByb2plY3RTZXJ2aWNlEmoKDUNyZWF0ZVByb2plY3QSIC5wYXJhcGV0LnYxLkNyZWF0ZVByb2plY3RSZXF1ZXN0GhMucGFyYXBldC52MS5Qcm9qZWN0IiKC0+STAhw6B3Byb2plY3QiES92MS1iZXRhL3Byb2plY3RzEmsKCkdldFByb2plY3QSHS5wYXJhcGV0LnYxLkdldFByb2plY3RSZXF1ZXN0GhMucGFyYXBldC52MS5Qcm9qZWN0IimQAgGC0+STAiASHi92MS1iZXRhL3Byb2plY3RzL3twcm9qZWN0X2lkfRJ3Cg1VcGRhdGVQcm9qZWN0EiAucGFyYXBldC52MS5VcGRhdGVQcm9qZWN0UmVxdWVzdBoTLnBhcmFwZXQudjEuUHJvamVjdCIvgtPkkwIpOgdwcm9qZWN0Gh4vdjEtYmV0YS9wcm9qZWN0cy97cHJvamVjdF9pZH0SfAoNRGVsZXRlUHJvamVjdBIgLnBhcmFwZXQudjEuRGVsZXRlUHJvamVjdFJlcXVlc3QaIS5wYXJhcGV0LnYxLkRlbGV0ZVByb2plY3RSZXNwb25zZSImgtPkkwIgKh4vdjEtYmV0YS9wcm9qZWN0cy97cHJvamVjdF9pZH1iBnByb3RvMw", [file_buf_validate_validate, file_google_api_annotations, file_parapet_v1_options]);
+  fileDesc("ChlwYXJhcGV0L3YxL3Byb2plY3RzLnByb3RvEgpwYXJhcGV0LnYxIrECCgdQcm9qZWN0EgoKAmlkGAUgASgJEhgKBG5hbWUYASABKAlCCrpIB3IFEAEYyAESJAoJcG9saWN5X2lkGAIgASgJQgy6SAVyAxjIAYi1GAFIAIgBARJcChBwcm9qZWN0X21ldGFkYXRhGAMgAygLMigucGFyYXBldC52MS5Qcm9qZWN0LlByb2plY3RNZXRhZGF0YUVudHJ5Qhi6SBWaARIQQCIHcgUQARiAASoFcgMYgAgSKwoGYWN0aW9uGAQgASgJQha6SBNyEVIGZGV0ZWN0UgdlbmZvcmNlSAGIAQEaNgoUUHJvamVjdE1ldGFkYXRhRW50cnkSCwoDa2V5GAEgASgJEg0KBXZhbHVlGAIgASgJOgI4AUIMCgpfcG9saWN5X2lkQgkKB19hY3Rpb24iRAoUQ3JlYXRlUHJvamVjdFJlcXVlc3QSLAoHcHJvamVjdBgBIAEoCzITLnBhcmFwZXQudjEuUHJvamVjdEIGukgDyAEBIjMKEUdldFByb2plY3RSZXF1ZXN0Eh4KCnByb2plY3RfaWQYASABKAlCCrpIB3IFEAEYyAEiZAoUVXBkYXRlUHJvamVjdFJlcXVlc3QSHgoKcHJvamVjdF9pZBgBIAEoCUIKukgHcgUQARjIARIsCgdwcm9qZWN0GAIgASgLMhMucGFyYXBldC52MS5Qcm9qZWN0Qga6SAPIAQEiNgoURGVsZXRlUHJvamVjdFJlcXVlc3QSHgoKcHJvamVjdF9pZBgBIAEoCUIKukgHcgUQARjIASIXChVEZWxldGVQcm9qZWN0UmVzcG9uc2UiaQoTTGlzdFByb2plY3RzUmVxdWVzdBIeCgVsaW1pdBgBIAEoBUIKukgHGgUY6AcoAUgAiAEBEh0KBmN1cnNvchgCIAEoCUIIukgFcgMYgARIAYgBAUIICgZfbGltaXRCCQoHX2N1cnNvciJtChRMaXN0UHJvamVjdHNSZXNwb25zZRIlCghwcm9qZWN0cxgBIAMoCzITLnBhcmFwZXQudjEuUHJvamVjdBIeCgtuZXh0X2N1cnNvchgCIAEoCUIEiLUYAUgAiAEBQg4KDF9uZXh0X2N1cnNvcjLRBAoOUHJvamVjdFNlcnZpY2USagoNQ3JlYXRlUHJvamVjdBIgLnBhcmFwZXQudjEuQ3JlYXRlUHJvamVjdFJlcXVlc3QaEy5wYXJhcGV0LnYxLlByb2plY3QiIoLT5JMCHDoHcHJvamVjdCIRL3YxLWJldGEvcHJvamVjdHMSawoKR2V0UHJvamVjdBIdLnBhcmFwZXQudjEuR2V0UHJvamVjdFJlcXVlc3QaEy5wYXJhcGV0LnYxLlByb2plY3QiKZACAYLT5JMCIBIeL3YxLWJldGEvcHJvamVjdHMve3Byb2plY3RfaWR9EncKDVVwZGF0ZVByb2plY3QSIC5wYXJhcGV0LnYxLlVwZGF0ZVByb2plY3RSZXF1ZXN0GhMucGFyYXBldC52MS5Qcm9qZWN0Ii+C0+STAik6B3Byb2plY3QaHi92MS1iZXRhL3Byb2plY3RzL3twcm9qZWN0X2lkfRJ8Cg1EZWxldGVQcm9qZWN0EiAucGFyYXBldC52MS5EZWxldGVQcm9qZWN0UmVxdWVzdBohLnBhcmFwZXQudjEuRGVsZXRlUHJvamVjdFJlc3BvbnNlIiaC0+STAiAqHi92MS1iZXRhL3Byb2plY3RzL3twcm9qZWN0X2lkfRJvCgxMaXN0UHJvamVjdHMSHy5wYXJhcGV0LnYxLkxpc3RQcm9qZWN0c1JlcXVlc3QaIC5wYXJhcGV0LnYxLkxpc3RQcm9qZWN0c1Jlc3BvbnNlIhyQAgGC0+STAhMSES92MS1iZXRhL3Byb2plY3RzYgZwcm90bzM", [file_buf_validate_validate, file_google_api_annotations, file_parapet_v1_options]);
 
 /**
  * Project is both the request body and the response (docs/api.md#projects).
@@ -149,6 +149,58 @@ export const DeleteProjectResponseSchema: GenMessage<DeleteProjectResponse> = /*
   messageDesc(file_parapet_v1_projects, 5);
 
 /**
+ * @generated from message parapet.v1.ListProjectsRequest
+ */
+export type ListProjectsRequest = Message<"parapet.v1.ListProjectsRequest"> & {
+  /**
+   * Projects per page, 1 to 1000; default 100.
+   *
+   * @generated from field: optional int32 limit = 1;
+   */
+  limit?: number | undefined;
+
+  /**
+   * next_cursor of the previous page; absent for the first page.
+   *
+   * @generated from field: optional string cursor = 2;
+   */
+  cursor?: string | undefined;
+};
+
+/**
+ * Describes the message parapet.v1.ListProjectsRequest.
+ * Use `create(ListProjectsRequestSchema)` to create a new message.
+ */
+export const ListProjectsRequestSchema: GenMessage<ListProjectsRequest> = /*@__PURE__*/
+  messageDesc(file_parapet_v1_projects, 6);
+
+/**
+ * @generated from message parapet.v1.ListProjectsResponse
+ */
+export type ListProjectsResponse = Message<"parapet.v1.ListProjectsResponse"> & {
+  /**
+   * Ordered by creation time, then id.
+   *
+   * @generated from field: repeated parapet.v1.Project projects = 1;
+   */
+  projects: Project[];
+
+  /**
+   * Absent (null) on the last page.
+   *
+   * @generated from field: optional string next_cursor = 2;
+   */
+  nextCursor?: string | undefined;
+};
+
+/**
+ * Describes the message parapet.v1.ListProjectsResponse.
+ * Use `create(ListProjectsResponseSchema)` to create a new message.
+ */
+export const ListProjectsResponseSchema: GenMessage<ListProjectsResponse> = /*@__PURE__*/
+  messageDesc(file_parapet_v1_projects, 7);
+
+/**
  * Projects (docs/api.md#projects).
  *
  * @generated from service parapet.v1.ProjectService
@@ -185,6 +237,17 @@ export const ProjectService: GenService<{
     methodKind: "unary";
     input: typeof DeleteProjectRequestSchema;
     output: typeof DeleteProjectResponseSchema;
+  },
+  /**
+   * Extension (docs/api.md#listing-policies-and-projects): the organization's projects, the
+   * default project first, then oldest first; read-only keys may list.
+   *
+   * @generated from rpc parapet.v1.ProjectService.ListProjects
+   */
+  listProjects: {
+    methodKind: "unary";
+    input: typeof ListProjectsRequestSchema;
+    output: typeof ListProjectsResponseSchema;
   },
 }> = /*@__PURE__*/
   serviceDesc(file_parapet_v1_projects, 0);

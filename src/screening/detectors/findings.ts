@@ -61,8 +61,26 @@ export function before(text: string, start: number, width: number): string {
   return text.slice(Math.max(0, start - width), start).toLowerCase();
 }
 
-/** True if [start, end) overlaps any of the ranges (sorted or not; the lists are short). */
-export function overlapsAny(start: number, end: number, ranges: readonly { start: number; end: number }[]): boolean {
-  for (const r of ranges) if (r.start < end && start < r.end) return true;
-  return false;
+/**
+ * A test of whether [start, end) overlaps any of the ranges, in O(log n) a
+ * query: ranges sorted by start with the running maximum of their ends. A scan
+ * of the list per candidate was quadratic in a text of many small matches.
+ */
+export function overlapTest(ranges: readonly { start: number; end: number }[]): (start: number, end: number) => boolean {
+  const sorted = [...ranges].sort((a, b) => a.start - b.start);
+  const starts = sorted.map((r) => r.start);
+  const maxEnd: number[] = [];
+  let m = -Infinity;
+  for (const r of sorted) maxEnd.push((m = Math.max(m, r.end)));
+  return (start, end) => {
+    // Ranges that start before `end`: the first `lo` of them.
+    let lo = 0;
+    let hi = starts.length;
+    while (lo < hi) {
+      const mid = (lo + hi) >>> 1;
+      if (starts[mid] < end) lo = mid + 1;
+      else hi = mid;
+    }
+    return lo > 0 && maxEnd[lo - 1] > start;
+  };
 }

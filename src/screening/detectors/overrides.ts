@@ -24,9 +24,47 @@
 import { contentLocations, defineDetector, nothing, textOnly, type Detection } from "../detector.js";
 import type { DetectorConfig } from "../vocabulary.js";
 import { type Finding, toDetection } from "./findings.js";
+import { MAX_SPANS_PER_OUTCOME } from "../limits.js";
 
 const FORMAT_CHARS = /[\p{Cf}]/u;
 const SPACE = /[\s\u0085\u180e]/u;
+
+function foldCluster(cluster: string): string {
+  return cluster.normalize("NFKC").toLocaleLowerCase("und").normalize("NFKC").replace(/\s+/g, " ");
+}
+
+const FORMAT = 0;
+const BLANK = 1;
+/**
+ * What one code point on its own becomes: removed (format), whitespace, or its
+ * folded form. Memoized per code point: three regex tests and two NFKC passes
+ * per character made long non-ASCII text (emoji, "\uFDFA" after the engine's
+ * NFKC) cost microseconds a character.
+ */
+const kinds = new Map<number, string | typeof FORMAT | typeof BLANK>();
+
+function kindOf(cp: number): string | typeof FORMAT | typeof BLANK {
+  let k = kinds.get(cp);
+  if (k === undefined) {
+    const ch = String.fromCodePoint(cp);
+    k = FORMAT_CHARS.test(ch) ? FORMAT : SPACE.test(ch) ? BLANK : foldCluster(ch);
+    // Bounded: a text of many distinct code points must not grow the table for ever.
+    if (kinds.size >= 50_000) kinds.clear();
+    kinds.set(cp, k);
+  }
+  return k;
+}
+
+/** Combining marks of the Basic Multilingual Plane: 0 not looked up yet, 1 mark, 2 not a mark. */
+const bmpMarks = new Uint8Array(0x10000);
+const MARK = /\p{M}/u;
+
+function isMark(cp: number): boolean {
+  if (cp > 0xffff) return MARK.test(String.fromCodePoint(cp));
+  let m = bmpMarks[cp];
+  if (m === 0) bmpMarks[cp] = m = MARK.test(String.fromCharCode(cp)) ? 1 : 2;
+  return m === 1;
+}
 
 export interface Normalized {
   text: string;
@@ -42,13 +80,18 @@ export interface Normalized {
  * compose them (e + U+0301 -> é).
  */
 function normalizeForOverride(input: string): Normalized {
-  let text = "";
+  // Chunks are joined once at the end and the last emitted unit is tracked by
+  // hand: `text += chunk` followed by `text.endsWith(" ")` flattens V8's rope
+  // on every call, which made emoji and NFKC-expanding input quadratic.
+  const chunks: string[] = [];
+  let last = -1;
   let from = new Uint32Array(input.length + 16);
   let to = new Uint32Array(input.length + 16);
   let n = 0;
   let pendingSpace = -1;
   let i = 0;
   const emit = (chunk: string, s: number, e: number) => {
+    if (chunk.length === 0) return;
     if (n + chunk.length > from.length) {
       // NFKC can expand ("ﬃ" -> "ffi"): grow the maps.
       const bigger = (a: Uint32Array) => {
@@ -64,7 +107,8 @@ function normalizeForOverride(input: string): Normalized {
       to[n] = e;
       n++;
     }
-    text += chunk;
+    chunks.push(chunk);
+    last = chunk.charCodeAt(chunk.length - 1);
   };
   while (i < input.length) {
     const c = input.charCodeAt(i);
@@ -74,7 +118,7 @@ function normalizeForOverride(input: string): Normalized {
         if (pendingSpace < 0) pendingSpace = i;
       } else {
         if (pendingSpace >= 0) {
-          if (text.length > 0) emit(" ", pendingSpace, pendingSpace + 1);
+          if (n > 0) emit(" ", pendingSpace, pendingSpace + 1);
           pendingSpace = -1;
         }
         emit(c >= 65 && c <= 90 ? String.fromCharCode(c + 32) : input[i], i, i + 1);
@@ -83,43 +127,45 @@ function normalizeForOverride(input: string): Normalized {
       continue;
     }
     const cp = input.codePointAt(i)!;
-    const ch = String.fromCodePoint(cp);
-    let end = i + ch.length;
-    if (FORMAT_CHARS.test(ch)) {
+    const kind = kindOf(cp);
+    let end = i + (cp > 0xffff ? 2 : 1);
+    if (kind === FORMAT) {
       i = end;
       continue;
     }
-    if (SPACE.test(ch)) {
+    if (kind === BLANK) {
       if (pendingSpace < 0) pendingSpace = i;
       i = end;
       continue;
     }
     // Take the combining marks that follow with the base character.
     while (end < input.length) {
-      const next = String.fromCodePoint(input.codePointAt(end)!);
-      if (!/\p{M}/u.test(next)) break;
-      end += next.length;
+      const next = input.codePointAt(end)!;
+      if (!isMark(next)) break;
+      end += next > 0xffff ? 2 : 1;
     }
     if (pendingSpace >= 0) {
-      if (text.length > 0) emit(" ", pendingSpace, pendingSpace + 1);
+      if (n > 0) emit(" ", pendingSpace, pendingSpace + 1);
       pendingSpace = -1;
     }
-    const folded = input.slice(i, end).normalize("NFKC").toLocaleLowerCase("und").normalize("NFKC");
-    // NFKC can produce spaces (e.g. U+2474 "⑴" -> "(1)", U+00A0 handled above); collapse them too.
-    const collapsed = folded.replace(/\s+/g, " ");
+    // NFKC can produce spaces (e.g. U+2474 "⑴" -> "(1)", U+00A0 handled above); they are collapsed too.
+    const collapsed = end - i === (cp > 0xffff ? 2 : 1) ? (kind as string) : foldCluster(input.slice(i, end));
     if (collapsed === " ") {
-      if (text.length > 0 && !text.endsWith(" ")) pendingSpace = i;
-    } else if (text.endsWith(" ") && collapsed.startsWith(" ")) {
+      if (n > 0 && last !== 32) pendingSpace = i;
+    } else if (last === 32 && collapsed.startsWith(" ")) {
       emit(collapsed.slice(1), i, end);
     } else {
       emit(collapsed, i, end);
     }
     i = end;
   }
+  let text = chunks.join("");
   // Trailing whitespace is dropped (trim).
-  while (text.endsWith(" ")) {
-    text = text.slice(0, -1);
-    n--;
+  let kept = text.length;
+  while (kept > 0 && text.charCodeAt(kept - 1) === 32) kept--;
+  if (kept < text.length) {
+    text = text.slice(0, kept);
+    n = kept;
   }
   return { text, from: from.subarray(0, n), to: to.subarray(0, n) };
 }
@@ -183,7 +229,8 @@ export function detectOverrideDeny(text: string, config: DetectorConfig): Detect
   const found: Finding[] = [];
   for (const entry of new Set(entries)) {
     let at = n.text.indexOf(entry);
-    while (at !== -1) {
+    // The engine reports the first MAX_SPANS_PER_OUTCOME spans by position; an entry's later occurrences can never be among them.
+    for (let k = 0; at !== -1 && k < MAX_SPANS_PER_OUTCOME; k++) {
       const start = n.from[at];
       const end = n.to[at + entry.length - 1];
       found.push({ start, end, level: "l1_confident" });

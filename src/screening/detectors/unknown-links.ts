@@ -130,14 +130,34 @@ interface Candidate {
 
 function candidates(text: string): Candidate[] {
   const out: Candidate[] = [];
-  const taken = (s: number, e: number) => out.some((c) => c.start < e && s < c.end);
+  // Whether [s, e) overlaps a candidate already taken. Each pass yields matches in text order, so
+  // earlier passes are checked with a moving cursor over their ranges (sorted, merged after each
+  // pass) and the current pass by the furthest end it reached: a scan of every candidate per
+  // match was quadratic in a text of many links.
+  let before: Candidate[] = [];
+  let cursor = 0;
+  let passEnd = -1;
+  const taken = (s: number, e: number) => {
+    while (cursor < before.length && before[cursor].end <= s) cursor++;
+    return passEnd > s || (cursor < before.length && before[cursor].start < e);
+  };
+  const take = (c: Candidate) => {
+    out.push(c);
+    passEnd = Math.max(passEnd, c.end);
+  };
+  const endPass = () => {
+    before = [...out].sort((a, b) => a.start - b.start);
+    cursor = 0;
+    passEnd = -1;
+  };
   for (const re of [SCHEME_URL, WWW_URL]) {
     for (const m of text.matchAll(re)) {
       const url = trimUrl(m[0]);
       const host = hostOf(url);
       if (!host || taken(m.index, m.index + url.length)) continue;
-      out.push({ start: m.index, end: m.index + url.length, host });
+      take({ start: m.index, end: m.index + url.length, host });
     }
+    endPass();
   }
   for (const m of bareHosts(text)) {
     const url = trimUrl(m[0]);
@@ -162,7 +182,7 @@ function candidates(text: string): Candidate[] {
     const plausible = hasPath || subdomain || BARE_SUFFIXES.has(suffix) || host.startsWith("xn--") || host.includes(".xn--");
     if (!plausible) continue;
     if (!hasPath && !subdomain && CODE_LABELS.has(labels[0].toLowerCase())) continue;
-    out.push({ start, end, host });
+    take({ start, end, host });
   }
   return out;
 }

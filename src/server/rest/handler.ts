@@ -10,7 +10,7 @@
 // says why and what that costs in coupling).
 import type { IncomingMessage, ServerResponse } from "node:http";
 import type { Http2ServerRequest, Http2ServerResponse } from "node:http2";
-import { create, fromJson, type DescMessage, type DescMethodUnary, type DescService } from "@bufbuild/protobuf";
+import { create, fromJson, ScalarType, type DescMessage, type DescMethodUnary, type DescService } from "@bufbuild/protobuf";
 import { ConnectError, type ConnectRouter, type Interceptor } from "@connectrpc/connect";
 import { HttpBodySchema } from "../../../gen/google/api/httpbody_pb.js";
 import { clientAddressHeader, requestIdHeader } from "../../api/context.js";
@@ -18,7 +18,7 @@ import { errorBody, errorDetailOf, errorKinds, toConnectError, type ErrorId } fr
 import { httpRuleOf, type HttpRule } from "../../api/http-rules.js";
 import { maxJsonDepth } from "../../api/interceptors/json-depth.js";
 import { unaryImplementations } from "./invoke-unary.js";
-import { renderJson } from "./json-shape.js";
+import { liftContentParts, renderJson } from "./json-shape.js";
 import { matchPath, parsePathTemplate, type PathTemplate } from "./path-template.js";
 
 type Req = IncomingMessage | Http2ServerRequest;
@@ -172,6 +172,17 @@ export function createRestHandler(options: RestOptions): Rest {
       }
     }
     Object.assign(json, vars);
+    // google.api.http: scalar fields bound neither by the path nor by the body are query parameters
+    // (paging of the list endpoints, docs/api.md#paging). JSON wants booleans as booleans.
+    if (route.rule.body !== "*") {
+      for (const [name, value] of url.searchParams) {
+        const field = input.fields.find((f) => f.name === name);
+        if (!field || field.fieldKind !== "scalar" || name in json) continue;
+        json[name] = field.scalar === ScalarType.BOOL && (value === "true" || value === "false") ? value === "true" : value;
+      }
+    }
+    const partsProblem = liftContentParts(input, json);
+    if (partsProblem) return sendError(res, "validation_failed", `validation failed: ${partsProblem}`, requestId);
 
     let message;
     try {

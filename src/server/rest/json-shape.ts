@@ -53,3 +53,59 @@ export function renderJson<D extends DescMessage>(desc: D, message: MessageShape
   addNulls(desc, json);
   return json;
 }
+
+type ContentPartJson = { type: string; text?: string };
+
+/** One entry of an OpenAI `content` array as a ContentPart, or why it is not one. */
+function contentPartOf(part: unknown): ContentPartJson | string {
+  // A bare string in a content array is a text part (the Responses API's mixed-list shape).
+  if (typeof part === "string") return { type: "text", text: part };
+  if (part === null || typeof part !== "object" || Array.isArray(part)) return "a content part is an object or a string";
+  const p = part as Record<string, unknown>;
+  const type = typeof p.type === "string" && p.type !== "" ? p.type : undefined;
+  // Any part carrying text is screened whatever its type (text, input_text, output_text, ...):
+  // text a model reads must not pass unscreened because its part type is one Parapet did not list.
+  if ("text" in p) {
+    if (typeof p.text !== "string") return "a content part's text is a string";
+    return { type: type ?? "text", text: p.text };
+  }
+  if (type === "text") return "a text content part has a string text";
+  if (!type) return "a content part has a non-empty string type";
+  return { type };
+}
+
+/**
+ * Chat-completions clients (every Lakera Guard integration) send `content` as
+ * a string or as an array of content parts. Proto3 JSON cannot give one field
+ * both shapes, so on the REST paths an array in `content` of any message type
+ * that has a `content_parts` field is moved there before decoding
+ * (docs/lakera-compatibility.md#content-parts). RPC clients set
+ * `content_parts` themselves. Returns the first problem found, or null.
+ */
+export function liftContentParts(desc: DescMessage, json: Record<string, unknown>): string | null {
+  for (const field of desc.fields) {
+    if (field.fieldKind !== "list" || field.listKind !== "message" || !field.message.fields.some((f) => f.name === "content_parts")) continue;
+    const list = json[field.name] ?? json[field.jsonName];
+    if (!Array.isArray(list)) continue;
+    for (let i = 0; i < list.length; i++) {
+      const m = list[i] as Record<string, unknown> | null;
+      if (m === null || typeof m !== "object" || !Array.isArray(m.content)) continue;
+      const at = `${field.name}[${i}]`;
+      if (m.content_parts !== undefined || m.contentParts !== undefined) return `${at}: content is an array and content_parts is set; send one of them`;
+      const parts: ContentPartJson[] = [];
+      const content = m.content as unknown[];
+      for (let j = 0; j < content.length; j++) {
+        const part = contentPartOf(content[j]);
+        if (typeof part === "string") return `${at}.content[${j}]: ${part}`;
+        parts.push(part);
+      }
+      // An empty array says "no content" the way "" does.
+      if (parts.length === 0) m.content = "";
+      else {
+        delete m.content;
+        m.content_parts = parts;
+      }
+    }
+  }
+  return null;
+}

@@ -56,7 +56,6 @@ export interface Destination {
 }
 
 const URL_RE = /\b(?:https?|ftp|sftp|wss?):\/\/[^\s"'<>`]+/gi;
-const EMAIL_RE = /[a-z0-9._%+-]+@([a-z0-9-]+(?:\.[a-z0-9-]+)+)/gi;
 const HOST_RE = /(?<![\w@./-])(?:[a-z0-9-]{1,63}\.)+[a-z]{2,24}(?::\d{2,5})?(?:\/[^\s"'<>`]*)?/gi;
 const IP_RE = /(?<![\d.])(?:\d{1,3}\.){3}\d{1,3}(?![\d.])/g;
 const FILE_EXT = /\.(?:pdf|txt|csv|json|ya?ml|md|py|js|ts|html?|png|jpe?g|gif|zip|gz|tar|xlsx?|docx?|pptx?|log|sh|sql|env|xml|ini|conf|cfg|lock|mp[34])$/i;
@@ -74,17 +73,72 @@ function classifyHost(host: string): { domain: string; trusted: boolean; interna
   return { domain: p.domain, trusted: isTrustedHost(p.hostname ?? p.domain), internal: false, ip: false };
 }
 
+/** Characters of an e-mail's local part and of a domain label (ASCII, either case). */
+const LOCAL = new Uint8Array(128);
+const LABEL = new Uint8Array(128);
+for (let c = 0; c < 128; c++) {
+  const ch = String.fromCharCode(c);
+  LOCAL[c] = /[a-z0-9._%+-]/i.test(ch) ? 1 : 0;
+  LABEL[c] = /[a-z0-9-]/i.test(ch) ? 1 : 0;
+}
+const isLocal = (c: number) => c < 128 && LOCAL[c] === 1;
+const isLabel = (c: number) => c < 128 && LABEL[c] === 1;
+
+/**
+ * What `/[a-z0-9._%+-]+@([a-z0-9-]+(?:\.[a-z0-9-]+)+)/gi` matches, found from
+ * each "@" outwards: the regex retried its unbounded local part at every start
+ * of a long run without "@", quadratic in the run (200k characters took 25 s).
+ */
+function* emails(value: string): Generator<{ start: number; end: number; domain: string }> {
+  let lastEnd = 0;
+  for (let at = value.indexOf("@"); at >= 0; at = value.indexOf("@", Math.max(at + 1, lastEnd))) {
+    let start = at;
+    while (start > lastEnd && isLocal(value.charCodeAt(start - 1))) start--;
+    if (start === at) continue;
+    let end = at + 1;
+    while (end < value.length && isLabel(value.charCodeAt(end))) end++;
+    if (end === at + 1) continue;
+    let dots = 0;
+    for (;;) {
+      if (value.charCodeAt(end) !== 46 || !isLabel(value.charCodeAt(end + 1))) break;
+      end += 2;
+      while (end < value.length && isLabel(value.charCodeAt(end))) end++;
+      dots++;
+    }
+    if (dots === 0) continue;
+    yield { start, end, domain: value.slice(at + 1, end) };
+    lastEnd = end;
+  }
+}
+
 /** Destinations in one argument value; offsets are relative to the value. */
 export function destinationsIn(value: string): Destination[] {
   const out: Destination[] = [];
-  const taken: [number, number][] = [];
-  const overlaps = (s: number, e: number) => taken.some(([a, b]) => s < b && e > a);
+  // Ranges already taken, sorted and disjoint. Each pattern's matches come in
+  // text order and never overlap one another, so one pass is checked against
+  // the earlier passes with a moving cursor and merged in afterwards.
+  let taken: [number, number][] = [];
+  let added: [number, number][] = [];
+  let cursor = 0;
+  const overlaps = (s: number, e: number) => {
+    while (cursor < taken.length && taken[cursor][1] <= s) cursor++;
+    return cursor < taken.length && taken[cursor][0] < e;
+  };
   const add = (kind: Destination["kind"], host: string, s: number, e: number) => {
     if (overlaps(s, e)) return;
     const c = classifyHost(host);
     if (!c) return;
-    taken.push([s, e]);
+    added.push([s, e]);
     out.push({ kind: c.ip ? "ip" : kind, domain: c.domain, start: s, end: e, trusted: c.trusted, internal: c.internal });
+  };
+  const endPass = () => {
+    const merged: [number, number][] = [];
+    let i = 0;
+    let j = 0;
+    while (i < taken.length || j < added.length) merged.push(j >= added.length || (i < taken.length && taken[i][0] < added[j][0]) ? taken[i++] : added[j++]);
+    taken = merged;
+    added = [];
+    cursor = 0;
   };
   for (const m of value.matchAll(URL_RE)) {
     try {
@@ -93,8 +147,11 @@ export function destinationsIn(value: string): Destination[] {
       /* not a URL after all */
     }
   }
-  for (const m of value.matchAll(EMAIL_RE)) add("email", m[1], m.index, m.index + m[0].length);
+  endPass();
+  for (const m of emails(value)) add("email", m.domain, m.start, m.end);
+  endPass();
   for (const m of value.matchAll(IP_RE)) add("ip", m[0], m.index, m.index + m[0].length);
+  endPass();
   for (const m of value.matchAll(HOST_RE)) {
     const host = m[0].replace(/[:/].*$/, "");
     if (FILE_EXT.test(host) && !m[0].includes("/")) continue;

@@ -11,7 +11,7 @@
 import { isIP } from "node:net";
 import type { Detection } from "../../detector.js";
 import { piiDetector } from "./family.js";
-import { type Finding, before, overlapsAny, toDetection } from "../findings.js";
+import { type Finding, before, overlapTest, toDetection } from "../findings.js";
 
 // No digit or dot before, no digit or ".digit" after: "1.2.3.4.5" (an OID or
 // a long version) is not an address.
@@ -37,11 +37,13 @@ function findIpAddresses(text: string): Finding[] {
     const level = full || embeddedV4 || groups >= 3 || wellKnown || bare === "::1" ? "l1_confident" : "l4_less_likely";
     out.push({ start, end: start + candidate.length, level, labels: ["ipv6"] });
   }
+  // IPv4 matches never overlap one another: only the IPv6 ones can cover them.
+  const inIpv6 = overlapTest(out);
   for (const m of text.matchAll(IPV4)) {
     const start = m.index;
     if (isIP(m[0]) !== 4) continue;
     // The tail of an IPv4-mapped IPv6 address is already covered.
-    if (overlapsAny(start, start + m[0].length, out)) continue;
+    if (inIpv6(start, start + m[0].length)) continue;
     // "v1.2.3.4" and "version 1.2.3.4" are more likely versions than hosts.
     const ctx = before(text, start, 20);
     const level = VERSION_CONTEXT.test(ctx) ? "l4_less_likely" : "l1_confident";

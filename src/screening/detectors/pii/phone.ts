@@ -24,7 +24,7 @@ import { LRUCache } from "lru-cache";
 import type { Detection } from "../../detector.js";
 import { piiDetector } from "./family.js";
 import type { Level } from "../../vocabulary.js";
-import { type Finding, before, isWordChar, overlapsAny, toDetection } from "../findings.js";
+import { type Finding, before, isWordChar, overlapTest, toDetection } from "../findings.js";
 import { findCreditCards } from "./credit-card.js";
 import { findIbans } from "./iban.js";
 import { nationalRegion } from "./phone-regions.js";
@@ -190,7 +190,7 @@ function levelOf(shape: Shape, parsed: Parsed | null, context: boolean, thousand
 
 function findPhoneNumbers(text: string): Finding[] {
   const out: Finding[] = [];
-  let exclusions: { start: number; end: number }[] | null = null;
+  let excluded: ((start: number, end: number) => boolean) | null = null;
   for (const m of text.matchAll(CANDIDATE)) {
     let start = m.index;
     let raw = m[0];
@@ -235,8 +235,8 @@ function findPhoneNumbers(text: string): Finding[] {
     const ext = EXTENSION.exec(text.slice(end, end + 24));
     if (ext && !isWordChar(text, end + ext[0].length)) end += ext[0].length;
     // Card numbers scored l5 (Luhn valid by chance, no card words) stay phone candidates.
-    exclusions ??= [...findCreditCards(text).filter((c) => c.level !== "l5_unlikely"), ...findIbans(text)];
-    if (overlapsAny(start, end, exclusions)) continue;
+    excluded ??= overlapTest([...findCreditCards(text).filter((c) => c.level !== "l5_unlikely"), ...findIbans(text)]);
+    if (excluded(start, end)) continue;
 
     const shape: Shape = {
       international: /^\(?\+/.test(raw) || /^\(?(?:00|011)[1-9]/.test(raw),

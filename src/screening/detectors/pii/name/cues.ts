@@ -224,10 +224,10 @@ const CUE_WORD = /[\p{L}\p{M}'’/]+/gu;
 
 /** The last one, two and three lower-case words before `start` (same line, no sentence break), and whether a colon ends the gap. */
 function cueWords(text: string, start: number): { words: string[]; colon: boolean } {
-  let from = Math.max(0, start - 40);
-  const nl = text.lastIndexOf("\n", start - 1);
-  if (nl >= from) from = nl + 1;
-  const window = text.slice(from, start);
+  // The line break is looked for inside the window only: lastIndexOf from `start` crossed the whole text before it.
+  let window = text.slice(Math.max(0, start - 40), start);
+  const nl = window.lastIndexOf("\n");
+  if (nl >= 0) window = window.slice(nl + 1);
   const colon = /:\s*$/.test(window);
   // "What's your last name? Basson": a question about a name introduces one.
   if (/\bname\?\s*$/i.test(window)) return { words: ["name"], colon: true };

@@ -23,7 +23,7 @@
 // or Korean prose words cannot be told from names without segmentation):
 // l3, l2 with a second part ("山田 太郎") or a cue.
 import type { Detection } from "../../../detector.js";
-import { type Finding, overlapsAny, toDetection } from "../../findings.js";
+import { type Finding, overlapTest, toDetection } from "../../findings.js";
 import { piiDetector } from "../family.js";
 import { blockedRanges } from "./blocked.js";
 import { findCjkNames } from "./cjk.js";
@@ -39,7 +39,7 @@ import { type Token, tokenize } from "./tokens.js";
 function findNames(text: string): Finding[] {
   const tokens = tokenize(text);
   const out: Finding[] = [];
-  const blocked = blockedRanges(text);
+  const blocked = overlapTest(blockedRanges(text));
   const languages: LanguageCache = {};
   for (const { run, index } of findRuns(text, tokens)) {
     let { tokens: rt, kinds } = run;
@@ -102,7 +102,7 @@ function findNames(text: string): Finding[] {
       kinds = kinds.slice(0, -1);
     }
     if (rt.length === 0) continue;
-    if (overlapsAny(rt[0].start, rt[rt.length - 1].end, blocked)) continue;
+    if (blocked(rt[0].start, rt[rt.length - 1].end)) continue;
     const trimmed: Run = { tokens: rt, kinds };
     if (isPlaceRun(rt, kinds, text)) continue;
     if (KNOWN_FIRMS.has(text.slice(rt[0].start, rt[rt.length - 1].end).toLowerCase())) continue;
@@ -123,7 +123,7 @@ function findNames(text: string): Finding[] {
     out.push({ start: rt[0].start, end: rt[rt.length - 1].end, level });
   }
   // Han and Hangul names go through the same firm and address checks.
-  for (const f of findCjkNames(text)) if (!overlapsAny(f.start, f.end, blocked)) out.push(f);
+  for (const f of findCjkNames(text)) if (!blocked(f.start, f.end)) out.push(f);
   dropFirms(text, out);
   coordinate(text, out);
   return out;

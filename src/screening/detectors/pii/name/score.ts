@@ -10,6 +10,9 @@ import { isCap, type Token } from "./tokens.js";
 
 const LATIN_LETTERS = /\p{Script=Latin}{3}/u;
 
+/** Longest line (UTF-16 units) that counts as the run's own line: a signature, an address block, a "Name: ..." field. */
+const WHOLE_LINE = 80;
+
 export function scoreRun(text: string, run: Run, allTokens: Token[], index: number): Level {
   const { tokens, kinds } = run;
   const first = tokens[0];
@@ -36,13 +39,20 @@ export function scoreRun(text: string, run: Run, allTokens: Token[], index: numb
   const weakLexical = kinds.filter((k) => k === "givenCommon" || k === "surnameCommon").length;
   const atStart = sentenceStart(text, first.start);
   // The run is a line by itself (a signature, an address block, "Name: ..." field).
-  const lineStart = text.lastIndexOf("\n", first.start - 1) + 1;
-  const lineEndAt = text.indexOf("\n", last.end);
-  const lineText = text.slice(lineStart, lineEndAt < 0 ? text.length : lineEndAt);
+  // Only a line under 80 characters qualifies, so its ends are looked for no further than that:
+  // scanning to the ends of one long line for every run was quadratic in the line.
+  const head = text.slice(Math.max(0, first.start - WHOLE_LINE), first.start);
+  const tail = text.slice(last.end, last.end + WHOLE_LINE);
+  const nlBefore = head.lastIndexOf("\n");
+  const nlAfter = tail.indexOf("\n");
+  const lineStart = nlBefore >= 0 ? first.start - head.length + nlBefore + 1 : first.start - head.length;
+  const lineEnd = nlAfter >= 0 ? last.end + nlAfter : last.end + tail.length;
+  const cut = (nlBefore < 0 && lineStart > 0) || (nlAfter < 0 && lineEnd < text.length);
   const wholeLine =
+    !cut &&
     /^[\s>?*•-]*(?:[\p{L} ]{1,20}:\s*)?$/u.test(text.slice(lineStart, first.start)) &&
-    /^[\s,.]*$/.test(text.slice(last.end, lineEndAt < 0 ? text.length : lineEndAt)) &&
-    lineText.length < 80;
+    /^[\s,.]*$/.test(text.slice(last.end, lineEnd)) &&
+    lineEnd - lineStart < WHOLE_LINE;
 
   if (titled) return nameWords.length > 0 ? "l1_confident" : "no_level";
   // "the Becker website", "the Hobbits": an article before a capitalised word makes it a thing or a group.

@@ -5,21 +5,13 @@
 
 import fs from "node:fs";
 import path from "node:path";
-import { afterAll, describe, expect, it } from "vitest";
+import { describe, expect, it } from "vitest";
 import { EmbeddedDatabase } from "../../src/storage/embedded/engine.js";
 import type { StorageLog } from "../../src/storage/embedded/files.js";
 import { encodeRecord, HEADER_BYTES, OP_CREATE_COLLECTION, OP_PUT, OP_SEGMENT_START } from "../../src/storage/embedded/record.js";
-import { tempDir } from "./engines.js";
+import { tempDirsOfFile } from "./engines.js";
 
-const dirs: string[] = [];
-afterAll(() => {
-  for (const d of dirs) fs.rmSync(d, { recursive: true, force: true });
-});
-function freshDir(): string {
-  const d = tempDir();
-  dirs.push(d);
-  return d;
-}
+const freshDir = tempDirsOfFile();
 
 interface Entry {
   level: "info" | "warn" | "error";

@@ -4,6 +4,7 @@
 import fs from "node:fs";
 import os from "node:os";
 import path from "node:path";
+import { afterAll } from "vitest";
 import type { Database } from "../../src/storage/collection.js";
 import { EmbeddedDatabase } from "../../src/storage/embedded/engine.js";
 
@@ -19,6 +20,19 @@ export interface EngineUnderTest {
 
 export function tempDir(prefix = "parapet-storage-"): string {
   return fs.mkdtempSync(path.join(os.tmpdir(), prefix));
+}
+
+/** A maker of temporary directories for one test file, all removed after its tests. */
+export function tempDirsOfFile(): () => string {
+  const dirs: string[] = [];
+  afterAll(() => {
+    for (const d of dirs) fs.rmSync(d, { recursive: true, force: true });
+  });
+  return () => {
+    const d = tempDir();
+    dirs.push(d);
+    return d;
+  };
 }
 
 const embeddedDirs = new WeakMap<Database, string>();

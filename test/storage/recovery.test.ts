@@ -2,22 +2,14 @@
 
 import fs from "node:fs";
 import path from "node:path";
-import { afterAll, describe, expect, it } from "vitest";
+import { describe, expect, it } from "vitest";
 import { StorageUnavailableError } from "../../src/storage/collection.js";
 import { EmbeddedDatabase } from "../../src/storage/embedded/engine.js";
 import { nodeJournalIo, type JournalIo } from "../../src/storage/embedded/journal.js";
 import { HEADER_BYTES } from "../../src/storage/embedded/record.js";
-import { tempDir } from "./engines.js";
+import { tempDirsOfFile } from "./engines.js";
 
-const dirs: string[] = [];
-afterAll(() => {
-  for (const d of dirs) fs.rmSync(d, { recursive: true, force: true });
-});
-function freshDir(): string {
-  const d = tempDir();
-  dirs.push(d);
-  return d;
-}
+const freshDir = tempDirsOfFile();
 // Small segments (1 MiB, preallocated) keep these tests fast; the size does not change the rules.
 const open = (dataDir: string, extra: Partial<Parameters<typeof EmbeddedDatabase.open>[0]> = {}) =>
   EmbeddedDatabase.open({ dataDir, ttlSweepIntervalMs: 0, onWarning: () => undefined, segmentBytes: 1 << 20, ...extra });

@@ -10,7 +10,7 @@
 import type { CollectionOptions, Doc, IndexSpec } from "../collection.js";
 import type { RecordFiles, RecordLocation } from "./files.js";
 import { decodeBody, OP_PUT } from "./record.js";
-import { sameStructure, SortedIndex, type IndexColumns } from "./sorted-index.js";
+import { dropIndexFrom, replaceIndexIn, SortedIndex, type IndexColumns } from "./sorted-index.js";
 
 export interface DiskCapture {
   rows: number;
@@ -139,16 +139,11 @@ export class DiskTable {
 
   /** Puts spec in place of the index of the same name; rebuilt (reading every event) only when its keys differ. */
   replaceIndex(spec: IndexSpec): void {
-    const i = this.indexes.findIndex((x) => x.name === spec.name);
-    if (i < 0) return this.addIndex(spec);
-    if (sameStructure(this.indexes[i].spec, spec)) this.indexes[i].spec = spec;
-    else this.indexes[i] = this.buildIndex(spec);
+    replaceIndexIn(this.indexes, spec, (sp) => this.buildIndex(sp));
   }
 
   dropIndex(name: string): boolean {
-    const i = this.indexes.findIndex((x) => x.name === name);
-    if (i >= 0) this.indexes.splice(i, 1);
-    return i >= 0;
+    return dropIndexFrom(this.indexes, name);
   }
 
   private buildIndex(spec: IndexSpec): SortedIndex {

@@ -4,7 +4,7 @@
 
 import { DuplicateKeyError, type CollectionOptions, type Doc, type IndexSpec } from "../collection.js";
 import { valueAtPath } from "./keys.js";
-import { sameStructure, SortedIndex } from "./sorted-index.js";
+import { dropIndexFrom, replaceIndexIn, SortedIndex } from "./sorted-index.js";
 
 export class MemoryTable {
   readonly kind = "memory" as const;
@@ -95,16 +95,11 @@ export class MemoryTable {
 
   /** Puts spec in place of the index of the same name; rebuilt only when keys or uniqueness differ. */
   replaceIndex(spec: IndexSpec): void {
-    const i = this.indexes.findIndex((x) => x.name === spec.name);
-    if (i < 0) return this.addIndex(spec);
-    if (sameStructure(this.indexes[i].spec, spec)) this.indexes[i].spec = spec;
-    else this.indexes[i] = this.buildIndex(spec);
+    replaceIndexIn(this.indexes, spec, (sp) => this.buildIndex(sp));
   }
 
   dropIndex(name: string): boolean {
-    const i = this.indexes.findIndex((x) => x.name === name);
-    if (i >= 0) this.indexes.splice(i, 1);
-    return i >= 0;
+    return dropIndexFrom(this.indexes, name);
   }
 
   private buildIndex(spec: IndexSpec): SortedIndex {

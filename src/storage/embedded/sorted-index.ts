@@ -339,3 +339,22 @@ export class SortedIndex {
 export function sameStructure(a: IndexSpec, b: IndexSpec): boolean {
   return JSON.stringify(a.keys) === JSON.stringify(b.keys) && !!a.unique === !!b.unique;
 }
+
+/**
+ * Puts spec in place of the index of the same name in `indexes` (a table's
+ * list): only the spec changes when the structure is the same (a new TTL), the
+ * index is rebuilt by `build` otherwise, and added when there is none.
+ */
+export function replaceIndexIn(indexes: SortedIndex[], spec: IndexSpec, build: (spec: IndexSpec) => SortedIndex): void {
+  const i = indexes.findIndex((x) => x.name === spec.name);
+  if (i < 0) indexes.push(build(spec));
+  else if (sameStructure(indexes[i].spec, spec)) indexes[i].spec = spec;
+  else indexes[i] = build(spec);
+}
+
+/** Removes the index named `name` from a table's list; false when there was none. */
+export function dropIndexFrom(indexes: SortedIndex[], name: string): boolean {
+  const i = indexes.findIndex((x) => x.name === name);
+  if (i >= 0) indexes.splice(i, 1);
+  return i >= 0;
+}

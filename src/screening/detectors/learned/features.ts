@@ -116,27 +116,30 @@ let radixTmp = new Int32Array(4096);
 const radixCounts = new Int32Array(2048);
 
 /**
- * Ascending order of signed 32-bit keys, by three passes of 11 bits: the same
- * order as `Int32Array.prototype.sort`, in a fraction of its time (it cost more
- * than hashing the text).
+ * Ascending order of the keys (bucket * 4 + flags, never negative): a radix
+ * sort of 11-bit digits with as many passes as the largest key needs (two for
+ * 2^18 buckets), the same order as `Int32Array.prototype.sort` in a fraction of
+ * its time (it cost more than hashing the text). Short vectors, where the
+ * digit tables would cost more than the keys, use the built-in sort.
  */
 function sortKeys(keys: Int32Array): Int32Array {
-  let from: Int32Array = keys;
   const n = keys.length;
+  let max = 0;
+  for (let i = 0; i < n; i++) max |= keys[i];
+  if (n < 256 || max < 0) return keys.sort();
   if (radixTmp.length < n) radixTmp = new Int32Array(Math.max(n, radixTmp.length * 2));
+  let from: Int32Array = keys;
   let to: Int32Array = radixTmp.subarray(0, n);
-  for (let shift = 0; shift < 33; shift += 11) {
+  for (let shift = 0; shift < 31 && max >>> shift !== 0; shift += 11) {
     radixCounts.fill(0);
-    // The sign bit flipped in the last pass, so negative keys sort first.
-    const flip = shift === 22 ? 0x200 : 0;
-    for (let i = 0; i < n; i++) radixCounts[((from[i] >>> shift) & 0x7ff) ^ flip]++;
+    for (let i = 0; i < n; i++) radixCounts[(from[i] >>> shift) & 0x7ff]++;
     let sum = 0;
     for (let b = 0; b < 2048; b++) {
       const c = radixCounts[b];
       radixCounts[b] = sum;
       sum += c;
     }
-    for (let i = 0; i < n; i++) to[radixCounts[((from[i] >>> shift) & 0x7ff) ^ flip]++] = from[i];
+    for (let i = 0; i < n; i++) to[radixCounts[(from[i] >>> shift) & 0x7ff]++] = from[i];
     const t = from;
     from = to;
     to = t;

@@ -9,7 +9,9 @@
 //
 // Replicas may start together on one empty MongoDB database: whichever creates the
 // default organization generates the keys; the others meet its _id (a duplicate
-// key) and know someone else did it.
+// key) and know someone else did it. A start that died between creating the
+// organization and its keys left it with none: the next start past a grace
+// period (longer than any start takes) generates them.
 import { chmod, mkdir, writeFile } from "node:fs/promises";
 import path from "node:path";
 import { DuplicateKeyError } from "../storage/collection.js";
@@ -26,8 +28,12 @@ export interface BootstrapOptions {
   terminal?: { write(text: string): unknown } | null;
 }
 
+/** A default organization this old that never had a key was left by a start that died midway. */
+export const ABANDONED_AFTER_MS = 60_000;
+
 export async function bootstrap(orgs: Organizations, keys: ApiKeys, options: BootstrapOptions, log: Logger): Promise<void> {
-  const fresh = (await orgs.count()) === 0 && (await orgs.createIfAbsent("Default organization", DEFAULT_ORG_ID));
+  const created = (await orgs.count()) === 0 && (await orgs.createIfAbsent("Default organization", DEFAULT_ORG_ID));
+  const fresh = created || (await leftWithoutKeys(orgs, keys, log));
 
   const given: [string | undefined, KeyKind, string][] = [
     [options.platformKey, "platform", "PARAPET_BOOTSTRAP_PLATFORM_KEY"],
@@ -86,6 +92,19 @@ export async function bootstrap(orgs: Organizations, keys: ApiKeys, options: Boo
         : "bootstrap keys generated: no keys file is configured and there is no terminal, so they are in this line only",
     );
   }
+}
+
+async function leftWithoutKeys(orgs: Organizations, keys: ApiKeys, log: Logger): Promise<boolean> {
+  const org = await orgs.get(DEFAULT_ORG_ID);
+  // Younger: another replica may be creating its keys right now.
+  if (!org || Date.now() - org.created_at.getTime() < ABANDONED_AFTER_MS) return false;
+  // Revoked keys count: an organization whose keys the operator revoked is not given new ones.
+  if ((await keys.page(DEFAULT_ORG_ID, null, 1, true)).length > 0) return false;
+  log.warn(
+    { organization_id: DEFAULT_ORG_ID, created_at: org.created_at.toISOString() },
+    "the default organization has no API key (an earlier start stopped midway): generating its keys",
+  );
+  return true;
 }
 
 /** Registers a key given in the environment; another replica registering it at the same moment is fine. */

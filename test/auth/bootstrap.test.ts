@@ -5,8 +5,8 @@ import fs from "node:fs";
 import path from "node:path";
 import { afterAll, afterEach, beforeEach, describe, expect, it } from "vitest";
 import { ApiKeys } from "../../src/auth/api-keys.js";
-import { bootstrap } from "../../src/auth/bootstrap.js";
-import { Organizations } from "../../src/auth/organizations.js";
+import { ABANDONED_AFTER_MS, bootstrap } from "../../src/auth/bootstrap.js";
+import { DEFAULT_ORG_ID, Organizations } from "../../src/auth/organizations.js";
 import { loadConfig } from "../../src/config.js";
 import { createLogger } from "../../src/observability/logger.js";
 import { EmbeddedDatabase } from "../../src/storage/embedded/engine.js";
@@ -52,6 +52,26 @@ describe("bootstrap on one store from two replicas at once", () => {
     const saved = JSON.parse(fs.readFileSync(file, "utf8")) as { platform_key: string };
     expect(banners[0]).toContain(saved.platform_key);
     expect(await a.keys.verify(saved.platform_key)).not.toBeNull();
+  });
+
+  it("a start that died between the organization and its keys is finished by the next one, after a grace period", async () => {
+    const a = await replica();
+    expect(await a.orgs.createIfAbsent("Default organization", DEFAULT_ORG_ID)).toBe(true); // then the process died
+    await bootstrap(a.orgs, a.keys, { terminal }, log);
+    expect(shown).toEqual([]); // young: another replica may still be creating the keys
+    const orgs = await db.collection<{ _id: string; created_at: Date }>("organizations");
+    await orgs.updateOne({ _id: DEFAULT_ORG_ID }, { $set: { created_at: new Date(Date.now() - ABANDONED_AFTER_MS - 1000) } });
+    const b = await replica();
+    await bootstrap(b.orgs, b.keys, { terminal }, log);
+    expect(shown.join("")).toMatch(/platform_key: ppk_/);
+    const [key] = await b.keys.list(DEFAULT_ORG_ID);
+    expect(key.kind).toBeDefined();
+    // Keys the operator revoked are not replaced.
+    for (const k of await b.keys.list(DEFAULT_ORG_ID)) await b.keys.revoke(k._id);
+    shown = [];
+    const c = await replica();
+    await bootstrap(c.orgs, c.keys, { terminal }, log);
+    expect(shown).toEqual([]);
   });
 
   it("keys given in the environment are registered once by whichever replica wins", async () => {

@@ -101,9 +101,6 @@ export interface Round {
 
 export const ROUNDS: Round[] = Array.from({ length: FOLDS }, (_, k) => ({ test: k, calibration: (k + 1) % FOLDS }));
 
-/** The shipped models hold out this fold for their thresholds, as every evaluation round does. */
-export const SHIPPED_CALIBRATION_FOLD = 3;
-
 export function inTraining(fold: number, held: readonly number[]): boolean {
   return fold === ALWAYS_TRAIN || !held.includes(fold);
 }

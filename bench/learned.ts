@@ -3,14 +3,25 @@
 // detectors that apply to a part, on one core (this process, no workers).
 // Texts are the project's generated examples (no corpus text), varied so the
 // per-text feature cache only helps within a part, as in the engine.
-import { loadModels } from "../src/screening/detectors/learned/models.js";
-import { detectFnOf } from "../src/screening/registry.js";
-import { loadModelFiles } from "../src/screening/detectors/learned/model-store.js";
+import path from "node:path";
+import { pathToFileURL } from "node:url";
+import { buildService } from "../scripts/build.mjs";
 import { generatePromptData } from "../training/generators/prompts.js";
 import { generateModerationGrammar } from "../training/generators/moderation.js";
 import { generateCrudData } from "../training/generators/tools.js";
 import { rng } from "../training/prng.js";
 import type { Part } from "../src/screening/parts.js";
+
+// The detectors as they ship: compiled by the build (dist/), not through the
+// TypeScript loader the training generators run under, whose keep-names
+// wrappers around every inner closure cost the tool-call detectors ~10%.
+const dist = path.dirname(await buildService());
+type Registry = typeof import("../src/screening/registry.js");
+type ModelStore = typeof import("../src/screening/detectors/learned/model-store.js");
+type Models = typeof import("../src/screening/detectors/learned/models.js");
+const { detectFnOf } = (await import(pathToFileURL(path.join(dist, "screening/registry.js")).href)) as Registry;
+const { loadModelFiles } = (await import(pathToFileURL(path.join(dist, "screening/detectors/learned/model-store.js")).href)) as ModelStore;
+const { loadModels } = (await import(pathToFileURL(path.join(dist, "screening/detectors/learned/models.js")).href)) as Models;
 
 const t0 = performance.now();
 loadModelFiles();

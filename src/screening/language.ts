@@ -278,8 +278,12 @@ function englishWords(sample: string): { words: number; english: number } {
 
 const round = (x: number): number => Math.round(x * 1000) / 1000;
 
-/** The language and script of `text`. The work is bounded whatever its length: only a sample of at most WHOLE_LIMIT units is read. */
-export function identifyLanguage(text: string): LanguageId {
+/**
+ * The language and script of `text`. The work is bounded whatever its length: only a sample of at most WHOLE_LIMIT units is read.
+ * `reliableOnly`: the caller acts on reliable answers only (the language gate), so when CLD2 declines, its best-effort guess
+ * (a second pass over the sample, and never reliable) is not made: the answer is "und", unreliable.
+ */
+export function identifyLanguage(text: string, { reliableOnly = false } = {}): LanguageId {
   const sample = sampleOf(text);
   const scripts = countScripts(sample);
   if (scripts.letters < MIN_LETTERS) return { lang: "und", script: scripts.script, confidence: 0, reliable: false };
@@ -289,6 +293,7 @@ export function identifyLanguage(text: string): LanguageId {
   // it is never taken as reliable here.
   let result = cld2.detect(sample, true, "", "", "", "", false);
   let cldReliable = result.reliable && result.languages.length > 0;
+  if (!cldReliable && reliableOnly) return { lang: "und", script: scripts.script, confidence: 0, reliable: false };
   if (!cldReliable) result = cld2.detect(sample, true, "", "", "", "", true);
   const top = result.languages[0];
   let lang = top ? (CODE_MAP[top.code] ?? top.code) : "und";

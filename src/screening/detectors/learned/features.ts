@@ -42,20 +42,27 @@ function isWordCode(c: number): boolean {
   return !(c >= 0x2000 && c <= 0x206f) && !(c >= 0x3000 && c <= 0x303f) && c !== 0xa0;
 }
 
-/** Collects signed hashed keys (bucket * 2 + sign) into a growable buffer. */
+/** Collects signed hashed keys (bucket * 4 + char flag * 2 + sign) into a growable buffer. */
 class KeyBuffer {
   keys = new Int32Array(4096);
   n = 0;
+  /** Room for `more` keys after the current ones, so hot loops can write without checking. */
+  reserve(more: number): void {
+    if (this.n + more <= this.keys.length) return;
+    const k = new Int32Array(Math.max(this.n + more, this.keys.length * 2));
+    k.set(this.keys.subarray(0, this.n));
+    this.keys = k;
+  }
   /** `char` marks character n-grams (weighted by CHAR_WEIGHT). */
   push(h: number, mask: number, char = 0): void {
-    if (this.n === this.keys.length) {
-      const k = new Int32Array(this.keys.length * 2);
-      k.set(this.keys);
-      this.keys = k;
-    }
-    const m = fmix(h);
-    this.keys[this.n++] = ((m & mask) << 2) | (char << 1) | (m >>> 31);
+    this.reserve(1);
+    this.keys[this.n++] = signedKey(h, mask, char);
   }
+}
+
+function signedKey(h: number, mask: number, char: number): number {
+  const m = fmix(h);
+  return ((m & mask) << 2) | (char << 1) | (m >>> 31);
 }
 
 const scratch = new KeyBuffer();
@@ -78,11 +85,18 @@ function hashRegion(s: string, from: number, to: number, mask: number, buf: KeyB
     } else prevSpace = false;
     codes[n++] = c;
   }
+  // At most three character n-grams per position and two keys per word (itself and a bigram), a word
+  // being at least one code: reserving 5n once lets the loops below write without bounds checks.
+  buf.reserve(5 * n);
+  const keys = buf.keys;
+  let at = buf.n;
   for (let i = 0; i < n; i++) {
-    let h = 0x9747b28c;
-    for (let k = 0; k < 5 && i + k < n; k++) {
+    let h = Math.imul(0x9747b28c ^ codes[i], FNV);
+    if (i + 1 >= n) break;
+    h = Math.imul(h ^ codes[i + 1], FNV);
+    for (let k = 2; k < 5 && i + k < n; k++) {
       h = Math.imul(h ^ codes[i + k], FNV);
-      if (k >= 2) buf.push(h ^ SALT_CHAR[k + 1], mask, 1);
+      keys[at++] = signedKey(h ^ SALT_CHAR[k + 1], mask, 1);
     }
   }
   // Words and bigrams.
@@ -93,10 +107,11 @@ function hashRegion(s: string, from: number, to: number, mask: number, buf: KeyB
     if (i >= n) break;
     let h = SEED_WORD;
     while (i < n && isWordCode(codes[i])) h = Math.imul(h ^ codes[i++], FNV);
-    buf.push(h, mask);
-    if (prev !== 0) buf.push(Math.imul(prev, 31) + h + SALT_BIGRAM, mask);
+    keys[at++] = signedKey(h, mask, 0);
+    if (prev !== 0) keys[at++] = signedKey(Math.imul(prev, 31) + h + SALT_BIGRAM, mask, 0);
     prev = h;
   }
+  buf.n = at;
   if (lexicon) for (const t of lexiconTokens(s.slice(from, to))) buf.push(tokenHash(t), mask);
 }
 
@@ -147,12 +162,21 @@ function sortKeys(keys: Int32Array): Int32Array {
   return from;
 }
 
-/** Sorted, merged, log-scaled, L2-normalized vector from raw signed keys. */
+/** Scratch of `finish`: buckets and their values before normalization. */
+let finishIdx = new Int32Array(4096);
+let finishVal = new Float64Array(4096);
+
+/** Sorted, merged, log-scaled, L2-normalized vector from raw signed keys (which it reorders). */
 function finish(keys: Int32Array, n: number): SparseVector {
-  const sorted = sortKeys(keys.subarray(0, n).slice());
-  // Typed scratch instead of growing number arrays: the same doubles, fewer allocations.
-  const idx = new Int32Array(n);
-  const val = new Float64Array(n);
+  // Sorted in place: the keys are scratch, and a vector's merged counts do not depend on their order
+  // (a long text's whole vector sorts its windows' keys again).
+  const sorted = sortKeys(keys.subarray(0, n));
+  if (finishIdx.length < n) {
+    finishIdx = new Int32Array(Math.max(n, finishIdx.length * 2));
+    finishVal = new Float64Array(finishIdx.length);
+  }
+  const idx = finishIdx;
+  const val = finishVal;
   let m = 0;
   let i = 0;
   while (i < n) {

@@ -30,7 +30,7 @@ function languageOf(text: string): LanguageId {
   let id = identified.get(text);
   if (!id) {
     const probe = LETTER_DIGIT.test(text) ? text.replace(LEET_CHARS, (c) => LEET[c]) : text;
-    identified.set(text, (id = identifyLanguage(probe)));
+    identified.set(text, (id = identifyLanguage(probe, { reliableOnly: true })));
   }
   return id;
 }

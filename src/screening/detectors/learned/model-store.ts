@@ -51,13 +51,24 @@ export interface LoadedModel {
   heads: Map<string, LoadedHead>;
   /** Head names in file order. */
   names: string[];
-  /**
-   * The heads' weights interleaved (bucket-major: dim x heads), so scoring all
-   * heads of a model reads one cache line per feature instead of one per head.
-   */
-  packed: Float32Array;
-  biases: Float64Array;
+  /** Where its heads are scored: a table it may share with other models over the same features. */
+  table: HeadTable;
+  /** Index of its first head in the table. */
+  offset: number;
   languages?: ReadonlySet<string>;
+}
+
+/**
+ * Heads' weights interleaved (bucket-major: dim x stride), so scoring every
+ * head reads one cache line per feature instead of one per head. The text
+ * models (prompt_attack and the moderation heads) share one table: they score
+ * the same features of the same text, and one random read per feature instead
+ * of two is what their scoring costs (docs/learned-detectors.md#speed).
+ */
+export interface HeadTable {
+  packed: Float32Array;
+  /** One per slot; `stride` slots per bucket, the unused ones zero. */
+  biases: Float64Array;
 }
 
 export interface LoadedModels {
@@ -71,25 +82,38 @@ export interface LoadedModels {
 
 export const DEFAULT_MODELS_DIR = pathToFileURL(projectFile("models") + "/");
 
-function loadModel(dir: URL, spec: ModelSpec): LoadedModel {
+function loadModel(dir: URL, spec: ModelSpec): Omit<LoadedModel, "table" | "offset"> {
   const buf = readFileSync(new URL(spec.file, dir));
   const dim = 1 << spec.bits;
   const heads = new Map<string, LoadedHead>();
-  const n = spec.heads.length;
-  const packed = new Float32Array(dim * n);
   spec.heads.forEach((h, i) => {
-    const weights = decodeHead(buf, i, dim, h.scale);
-    for (let j = 0; j < dim; j++) packed[j * n + i] = weights[j];
-    heads.set(h.name, { name: h.name, weights, bias: h.bias, thresholds: h.thresholds, locations: h.locations });
+    heads.set(h.name, { name: h.name, weights: decodeHead(buf, i, dim, h.scale), bias: h.bias, thresholds: h.thresholds, locations: h.locations });
   });
-  return {
-    bits: spec.bits,
-    heads,
-    names: spec.heads.map((h) => h.name),
-    packed,
-    biases: Float64Array.from(spec.heads.map((h) => h.bias)),
-    languages: spec.languages ? new Set(spec.languages) : undefined,
-  };
+  return { bits: spec.bits, heads, names: spec.heads.map((h) => h.name), languages: spec.languages ? new Set(spec.languages) : undefined };
+}
+
+/**
+ * One head table for models over the same hashed space, their heads side by
+ * side in file order, padded to a multiple of 4 slots so a bucket's weights
+ * never straddle more cache lines than they need.
+ */
+function shareTable(models: Omit<LoadedModel, "table" | "offset">[]): LoadedModel[] {
+  const dim = 1 << models[0].bits;
+  const heads = models.flatMap((m) => m.names.map((n) => m.heads.get(n)!));
+  const stride = Math.ceil(heads.length / 4) * 4;
+  const packed = new Float32Array(dim * stride);
+  const biases = new Float64Array(stride);
+  heads.forEach((h, i) => {
+    biases[i] = h.bias;
+    for (let j = 0; j < dim; j++) packed[j * stride + i] = h.weights[j];
+  });
+  const table = { packed, biases };
+  let offset = 0;
+  return models.map((m) => {
+    const placed = { ...m, table, offset };
+    offset += m.names.length;
+    return placed;
+  });
 }
 
 export function loadModelFiles(dir: URL = DEFAULT_MODELS_DIR): LoadedModels {
@@ -99,12 +123,16 @@ export function loadModelFiles(dir: URL = DEFAULT_MODELS_DIR): LoadedModels {
     throw new Error(`models/manifest.json was trained with feature version ${manifest.featureVersion}, code has ${FEATURE_VERSION}: run npm run train`);
   }
   const m = manifest.models;
+  const promptAttack = loadModel(dir, m.prompt_attack);
+  const moderation = loadModel(dir, m.moderation);
+  const [sharedAttack, sharedModeration] =
+    promptAttack.bits === moderation.bits ? shareTable([promptAttack, moderation]) : [shareTable([promptAttack])[0], shareTable([moderation])[0]];
   const out = {
     manifest,
-    promptAttack: loadModel(dir, m.prompt_attack),
-    moderation: loadModel(dir, m.moderation),
-    crud: loadModel(dir, m.crud),
-    payload: loadModel(dir, m.payload),
+    promptAttack: sharedAttack,
+    moderation: sharedModeration,
+    crud: shareTable([loadModel(dir, m.crud)])[0],
+    payload: shareTable([loadModel(dir, m.payload)])[0],
     loadMs: 0,
   };
   out.loadMs = performance.now() - t0;

@@ -7,7 +7,7 @@ import { defineDetector, nothing, type DetectorDefinition } from "../../detector
 import { withoutEvidence } from "./language-gate.js";
 import { models, onnxDetection } from "./models.js";
 import type { ModerationCategory } from "./onnx-classifier.js";
-import { cachedFeatures, scoreModel, textDetection } from "./text-scoring.js";
+import { cachedFeatures, headScore, textDetection } from "./text-scoring.js";
 
 function moderation(category: ModerationCategory): DetectorDefinition {
   return defineDetector({
@@ -24,7 +24,7 @@ function moderation(category: ModerationCategory): DetectorDefinition {
       if (unscored) return unscored;
       const head = m.heads.get(category)!;
       const f = cachedFeatures(text, m.bits);
-      return textDetection(scoreModel(m, f, text.length)[m.names.indexOf(category)], f, head.thresholds);
+      return textDetection(headScore(m, category, f, text.length), f, head.thresholds);
     },
   });
 }

@@ -6,7 +6,7 @@ import { defineDetector, nothing } from "../../detector.js";
 import { isAllowedTool } from "./allowed-tools.js";
 import { withoutEvidence } from "./language-gate.js";
 import { models, onnxDetection, PROMPT_ATTACK_LOCATIONS } from "./models.js";
-import { cachedFeatures, scoreModel, textDetection } from "./text-scoring.js";
+import { cachedFeatures, headScore, textDetection } from "./text-scoring.js";
 
 export const promptAttack = defineDetector({
   type: "prompt_attack",
@@ -25,6 +25,6 @@ export const promptAttack = defineDetector({
     if (unscored) return unscored;
     const head = m.heads.get("prompt_attack")!;
     const f = cachedFeatures(text, m.bits);
-    return textDetection(scoreModel(m, f, text.length)[m.names.indexOf("prompt_attack")], f, head.locations?.[part.location] ?? head.thresholds);
+    return textDetection(headScore(m, "prompt_attack", f, text.length), f, head.locations?.[part.location] ?? head.thresholds);
   },
 });

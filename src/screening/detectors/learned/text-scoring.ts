@@ -9,7 +9,7 @@ import { textFeatures, type TextFeatures } from "./features.js";
 import type { LevelThresholds } from "./levels.js";
 import { levelOf } from "./levels.js";
 import { score, scorePacked, type LinearHead } from "./linear.js";
-import type { LoadedModel } from "./model-store.js";
+import type { HeadTable, LoadedModel } from "./model-store.js";
 import type { Level } from "../../vocabulary.js";
 
 const cache = new LRUCache<string, TextFeatures>({ max: 32 });
@@ -54,26 +54,30 @@ export function textDetection(s: TextScore, f: TextFeatures, thresholds: LevelTh
   return { level, spans };
 }
 
-const modelScores = new WeakMap<TextFeatures, Map<LoadedModel, TextScore[]>>();
+const tableScores = new WeakMap<TextFeatures, Map<HeadTable, TextScore[]>>();
 
 /**
- * Every head of a model on a text (whole and windows), computed in one pass
- * over the features and cached with them: the six moderation detectors of a
- * part share one pass.
+ * Every head of a table on a text (whole and windows), computed in one pass
+ * over the features and cached with them: prompt_attack and the six moderation
+ * detectors of a part share one pass.
  */
-export function scoreModel(model: LoadedModel, f: TextFeatures, textLength: number): TextScore[] {
-  let perModel = modelScores.get(f);
-  if (!perModel) modelScores.set(f, (perModel = new Map()));
-  const cached = perModel.get(model);
+function scoreTable(table: HeadTable, f: TextFeatures, textLength: number): TextScore[] {
+  let perTable = tableScores.get(f);
+  if (!perTable) tableScores.set(f, (perTable = new Map()));
+  const cached = perTable.get(table);
   if (cached) return cached;
-  const n = model.names.length;
-  const tmp = new Float64Array(n);
-  scorePacked(model.packed, model.biases, f.whole, tmp);
+  const tmp = new Float64Array(table.biases.length);
+  scorePacked(table.packed, table.biases, f.whole, tmp);
   const best: TextScore[] = Array.from(tmp, (s) => ({ score: s, start: 0, end: textLength }));
   for (const c of f.chunks) {
-    scorePacked(model.packed, model.biases, c.vec, tmp);
-    for (let h = 0; h < n; h++) if (tmp[h] > best[h].score) best[h] = { score: tmp[h], start: c.start, end: c.end };
+    scorePacked(table.packed, table.biases, c.vec, tmp);
+    for (let h = 0; h < tmp.length; h++) if (tmp[h] > best[h].score) best[h] = { score: tmp[h], start: c.start, end: c.end };
   }
-  perModel.set(model, best);
+  perTable.set(table, best);
   return best;
+}
+
+/** The score of one head of a model on a text: its best region and that region's score. */
+export function headScore(model: LoadedModel, head: string, f: TextFeatures, textLength: number): TextScore {
+  return scoreTable(model.table, f, textLength)[model.offset + model.names.indexOf(head)];
 }

@@ -7,6 +7,7 @@ import { createHash } from "node:crypto";
 import { LEARNED_CORPUS_FILES, readCorpus, readJsonl } from "./corpora.js";
 import { generateMultilingualPromptData } from "./generators/multilingual.js";
 import { generatePromptData } from "./generators/prompts.js";
+import { generateShortRequests } from "./generators/short-requests.js";
 import { generateSuffixData } from "./generators/suffixes.js";
 import { CATEGORIES, generateModerationData, generateModerationGrammar, type Category } from "./generators/moderation.js";
 import {
@@ -26,7 +27,7 @@ import { nearDuplicateKey, splitOf, type Split } from "./split.js";
 
 export const SEED = 20261122;
 /** Bumped when a generator changes, so the fingerprint says the training data changed. */
-export const GENERATOR_VERSION = 11;
+export const GENERATOR_VERSION = 12;
 
 export interface TextExample {
   text: string;
@@ -149,7 +150,12 @@ export function promptAttackData(seed = SEED): TextExample[] {
         kind: "casual",
       };
     });
-  const generated = [...generatePromptData(rng(seed)), ...generateMultilingualPromptData(rng(seed + 11)), ...generateSuffixData(rng(seed + 12))].map((g) => ({
+  const generated = [
+    ...generatePromptData(rng(seed)),
+    ...generateMultilingualPromptData(rng(seed + 11)),
+    ...generateSuffixData(rng(seed + 12)),
+    ...generateShortRequests(rng(seed + 13)),
+  ].map((g) => ({
     text: g.text,
     label: g.label,
     split: splitOf(g.group),

@@ -15,7 +15,15 @@ import { familyHits, payloadMarkers } from "../src/screening/detectors/learned/p
 import { metrics, type BinaryMetrics } from "./calibrate.js";
 import { CATEGORIES } from "./generators/moderation.js";
 import { CRUD, definitionText } from "./generators/tools.js";
-import { ATTACK_PROBES, BENIGN_PROMPT_PROBES, HARMFUL_MULTILINGUAL_PROBES, HARMFUL_PROBES, SAFE_MULTILINGUAL_PROBES, SAFE_PROBES } from "./probes.js";
+import {
+  ATTACK_PROBES,
+  BENIGN_PROMPT_PROBES,
+  HARMFUL_MULTILINGUAL_PROBES,
+  HARMFUL_PROBES,
+  SAFE_MULTILINGUAL_PROBES,
+  SAFE_PROBES,
+  SHORT_REQUEST_PROBES,
+} from "./probes.js";
 import { crudData, destinationData, deviationData, payloadData, sourceData } from "./datasets.js";
 
 export interface Evaluation {
@@ -94,6 +102,7 @@ export function evaluate(models: LoadedModels): Evaluation {
   const probes = [
     probe("prompt_attack: attacks, 9 languages", true, texts(ATTACK_PROBES), attack),
     probe("prompt_attack: benign, 9 languages", false, texts(BENIGN_PROMPT_PROBES), attack),
+    probe("prompt_attack: short everyday requests, 8 languages", false, texts(SHORT_REQUEST_PROBES), attack),
     probe("moderated_content: harmful, English", true, HARMFUL_PROBES, harmful),
     probe("moderated_content: safe, English", false, SAFE_PROBES, harmful),
     probe("moderated_content: harmful, 8 languages", true, texts(HARMFUL_MULTILINGUAL_PROBES), harmful),

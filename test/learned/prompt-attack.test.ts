@@ -7,6 +7,7 @@ import { pathToFileURL } from "node:url";
 import { afterAll, describe, expect, it } from "vitest";
 import { DEFAULT_MODELS_DIR, type Manifest } from "../../src/screening/detectors/learned/model-store.js";
 import { loadModels } from "../../src/screening/detectors/learned/models.js";
+import { SHORT_REQUEST_PROBES } from "../../training/probes.js";
 import { assistant, atLeast, flagged, run, toolDefinition, toolResult, user } from "./support.js";
 
 const tagged = (s: string) => [...s].map((c) => String.fromCodePoint(0xe0000 + c.charCodeAt(0))).join("");
@@ -49,6 +50,18 @@ describe("prompt_attack on user::content", () => {
       expect(flagged(run("prompt_attack", user(text)).level)).toBe(false);
     });
   }
+});
+
+describe("prompt_attack on short everyday requests", () => {
+  // A few words, often polite: one n-gram is most of a short text's vector, and "please" is common in the
+  // corpora's injected instructions. The hand-written probes (never trained on) may not be flagged.
+  it("flags at most 1 of the short-request probes at the default threshold", () => {
+    const wrong = SHORT_REQUEST_PROBES.filter((p) => flagged(run("prompt_attack", user(p.text)).level)).map((p) => p.text);
+    expect(wrong.length, wrong.join(" | ")).toBeLessThanOrEqual(1);
+  });
+  it("does not flag the word 'please' on its own", () => {
+    expect(flagged(run("prompt_attack", user("please")).level)).toBe(false);
+  });
 });
 
 describe("prompt_attack on obfuscated attacks", () => {

@@ -6,7 +6,7 @@ set -uo pipefail
 cd "$(dirname "$0")/.."
 
 checks=("$@")
-[ ${#checks[@]} -eq 0 ] && checks=(eslint deps format unused links)
+[ ${#checks[@]} -eq 0 ] && checks=(eslint deps format unused links openapi)
 
 failed=()
 for name in "${checks[@]}"; do

@@ -34,10 +34,11 @@ function hashOf(key: string): string {
 /**
  * Revocations made by another process (another replica, the CLI) are seen within this time: the
  * contract of docs/api.md#api-keys is 5 s on every replica, and a key is looked up again after
- * this long, which leaves the rest of the 5 s for the lookup itself. The cost is one indexed
- * lookup per key in use per 2 s per process.
+ * this long, which leaves the rest of the 5 s for the lookup itself (bounded by the request's
+ * deadline and the storage retry budget; a lookup that fails answers 503, never the cached key).
+ * The cost is one indexed lookup per key in use per 2 s per process.
  */
-const CACHE_TTL_MS = 2_000;
+export const KEY_CACHE_TTL_MS = 2_000;
 
 /**
  * last_used_at is written at most this often per key and process: a write per request would
@@ -46,18 +47,23 @@ const CACHE_TTL_MS = 2_000;
 const LAST_USED_RESOLUTION_MS = 60_000;
 
 export class ApiKeys {
-  private readonly cache = new LRUCache<string, ApiKeyRecord>({ max: 10_000, ttl: CACHE_TTL_MS });
+  /** Known keys by hash, with when they were read (the age is checked here, against `now`, not by the LRU). */
+  private readonly cache = new LRUCache<string, { record: ApiKeyRecord; readAt: number }>({ max: 10_000 });
   /** When this process last wrote last_used_at of a key id. */
   private readonly touched = new LRUCache<string, number>({ max: 10_000 });
 
-  private constructor(private readonly keys: Collection<ApiKeyRecord>) {}
+  private constructor(
+    private readonly keys: Collection<ApiKeyRecord>,
+    /** A monotonic clock in ms (injected by tests that check the staleness bound). */
+    private readonly now: () => number,
+  ) {}
 
-  static async open(db: Database): Promise<ApiKeys> {
+  static async open(db: Database, options: { now?: () => number } = {}): Promise<ApiKeys> {
     const keys = await db.collection<ApiKeyRecord>("api_keys");
     await keys.createIndex({ name: "hash_unique", keys: { hash: 1 }, unique: true });
     // A key listing pages in (created time, id) order within one organization (docs/api.md#paging).
     await keys.createIndex({ name: "org", keys: { org_id: 1, created_at: 1, _id: 1 } });
-    return new ApiKeys(keys);
+    return new ApiKeys(keys, options.now ?? (() => performance.now()));
   }
 
   /** Registers `key` (or a fresh random one) and returns it: the only time it is visible. */
@@ -81,11 +87,14 @@ export class ApiKeys {
   /** The active record for a presented key, or null (unknown or revoked). */
   async verify(presented: string): Promise<ApiKeyRecord | null> {
     const hash = hashOf(presented);
-    let record = this.cache.get(hash) ?? null;
+    const hit = this.cache.get(hash);
+    let record = hit && this.now() - hit.readAt < KEY_CACHE_TTL_MS ? hit.record : null;
     if (!record) {
+      const readAt = this.now();
       record = await this.keys.findOne({ hash });
       // Only known keys are cached: a key created a moment ago must work at once.
-      if (record) this.cache.set(hash, record);
+      if (record) this.cache.set(hash, { record, readAt });
+      else this.cache.delete(hash);
     }
     if (!record || record.revoked_at) return null;
     const same = timingSafeEqual(Buffer.from(record.hash, "hex"), Buffer.from(hash, "hex"));
@@ -142,7 +151,7 @@ export class ApiKeys {
     const filter: Filter = { _id: id, revoked_at: null };
     if (orgId) filter.org_id = orgId;
     const revoked = await this.keys.findOneAndUpdate(filter, { $set: { revoked_at: new Date() } }, { returnDocument: "after" });
-    // This process stops accepting the key at once; other processes within CACHE_TTL_MS.
+    // This process stops accepting the key at once; other processes within KEY_CACHE_TTL_MS.
     this.cache.clear();
     return revoked;
   }

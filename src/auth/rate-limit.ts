@@ -1,9 +1,16 @@
-// Per-key request rate limit (docs/decisions.md#rate-limits-and-deadlines): a token bucket per API key id, refilled
-// continuously. Buckets live in this process: with several replicas each
-// enforces the limit on its own share of traffic.
+// Per-key request rate limit (docs/decisions.md#rate-limits-and-deadlines): a token bucket per API
+// key id, refilled continuously. This one keeps its buckets in this process: the whole limit on the
+// embedded engine (one process per data directory), and the fallback of the limit that replicas on
+// MongoDB share (shared-rate-limit.ts) while its store is unreachable.
 import { TokenBuckets } from "./token-buckets.js";
 
-export class RateLimiter {
+/** What the authentication interceptor asks before a request goes ahead. */
+export interface RequestRateLimit {
+  /** 0 when the request may go ahead, otherwise the whole seconds until a token is available. */
+  take(key: string): number | Promise<number>;
+}
+
+export class RateLimiter implements RequestRateLimit {
   private readonly buckets: TokenBuckets;
 
   constructor(
@@ -15,7 +22,6 @@ export class RateLimiter {
     this.buckets = new TokenBuckets(burst, perSecond, now);
   }
 
-  /** 0 when the request may go ahead, otherwise the seconds until a token is available. */
   take(key: string): number {
     if (this.perSecond <= 0) return 0;
     const wait = this.buckets.secondsUntilToken(key);

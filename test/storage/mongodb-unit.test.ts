@@ -1,10 +1,16 @@
-// Parts of the MongoDB engine that need no server: database name, retry policy.
+// Parts of the MongoDB engine that need no server: database name, retry policy, retries inside the
+// request's deadline (docs/storage.md#mongodb-deadlines).
 
-import { MongoNetworkError, MongoServerError, MongoServerSelectionError } from "mongodb";
+import { Code } from "@connectrpc/connect";
+import { MongoNetworkError, MongoServerError, MongoServerSelectionError, type Collection as DriverCollection } from "mongodb";
 import { describe, expect, it } from "vitest";
-import { StorageUnavailableError } from "../../src/storage/collection.js";
-import { databaseNameFromUri } from "../../src/storage/mongodb/engine.js";
-import { isTransient, MongoUnavailableError, withRetry } from "../../src/storage/mongodb/retry.js";
+import { ApiError, errorDetailOf, toConnectError } from "../../src/api/errors.js";
+import { timeoutInterceptor } from "../../src/api/interceptors/timeout.js";
+import { StorageUnavailableError, type Doc } from "../../src/storage/collection.js";
+import { withStorageDeadline } from "../../src/storage/deadline.js";
+import { MongoCollection } from "../../src/storage/mongodb/collection.js";
+import { CommandTracker, databaseNameFromUri } from "../../src/storage/mongodb/engine.js";
+import { DEADLINE_MARGIN_MS, isTransient, MongoUnavailableError, withRetry } from "../../src/storage/mongodb/retry.js";
 
 describe("MongoDB engine without a server", () => {
   it("takes the database name from the URI, defaulting to parapet", () => {
@@ -79,5 +85,130 @@ describe("MongoDB engine without a server", () => {
       ),
     ).rejects.toBeInstanceOf(StorageUnavailableError);
     expect(calls).toBe(1);
+  });
+});
+
+describe("MongoDB retries inside the request's deadline", () => {
+  const noServer = () => new MongoServerSelectionError("Server selection timed out after 5000 ms", { type: "Unknown", servers: new Map() } as never);
+  const policy = { attempts: 100, baseDelayMs: 20, maxDelayMs: 40, budgetMs: 10_000 };
+
+  it("gives up before a request deadline 300 ms away, with a storage-unavailable error, and starts no attempt after it", async () => {
+    const attempts: number[] = [];
+    const started = Date.now();
+    const deadline = started + 300;
+    const e = await withStorageDeadline(deadline, () =>
+      withRetry(
+        async () => {
+          attempts.push(Date.now());
+          await new Promise((r) => setTimeout(r, 30));
+          throw noServer();
+        },
+        { idempotent: true, policy },
+      ),
+    ).catch((err: unknown) => err);
+    const took = Date.now() - started;
+    expect(e).toBeInstanceOf(MongoUnavailableError);
+    expect((e as MongoUnavailableError).message).toMatch(/request's deadline/);
+    // The policy's 10 s budget would have allowed 100 attempts; the deadline (less its margin) ended them.
+    expect(took).toBeGreaterThanOrEqual(300 - DEADLINE_MARGIN_MS - 20);
+    // Timers may fire late on a loaded machine: the bound is the deadline plus some slack.
+    expect(took).toBeLessThan(400);
+    expect(attempts.length).toBeGreaterThan(1);
+    for (const at of attempts) expect(at).toBeLessThan(deadline - DEADLINE_MARGIN_MS);
+    // The Retry-After is the outage's estimate (the policy's budget), not what this request had left.
+    expect((e as MongoUnavailableError).retryAfterSeconds).toBe(10);
+    const count = attempts.length;
+    await new Promise((r) => setTimeout(r, 150));
+    expect(attempts.length).toBe(count);
+  });
+
+  it("stops waiting for a hung attempt at the request's deadline", async () => {
+    const started = Date.now();
+    const e = await withStorageDeadline(started + 300, () => withRetry(() => new Promise<never>(() => undefined), { idempotent: true, policy })).catch(
+      (err: unknown) => err,
+    );
+    expect(e).toBeInstanceOf(StorageUnavailableError);
+    expect(Date.now() - started).toBeLessThan(400);
+  });
+
+  it("reports a write abandoned at the deadline as possibly applied: the driver may still send it", async () => {
+    const e = await withStorageDeadline(Date.now() + 200, () =>
+      withRetry(() => new Promise<never>(() => undefined), { idempotent: false, wasSent: () => false, policy }),
+    ).catch((err: unknown) => err);
+    expect((e as MongoUnavailableError).outcome).toBe("unknown");
+  });
+
+  it("keeps the policy's budget when the request has more time, and the sooner of nested deadlines", async () => {
+    const short = { attempts: 100, baseDelayMs: 5, maxDelayMs: 5, budgetMs: 150 };
+    const started = Date.now();
+    await expect(withStorageDeadline(started + 30_000, () => withRetry(() => Promise.reject(noServer()), { idempotent: true, policy: short }))).rejects.toThrow(
+      /150 ms budget/,
+    );
+    expect(Date.now() - started).toBeLessThan(1_000);
+    const inner = Date.now();
+    await expect(
+      withStorageDeadline(inner + 200, () => withStorageDeadline(inner + 60_000, () => withRetry(() => Promise.reject(noServer()), { idempotent: true, policy }))),
+    ).rejects.toThrow(/request's deadline/);
+    expect(Date.now() - inner).toBeLessThan(200);
+  });
+
+  it("a storage call made after the request's deadline starts no attempt", async () => {
+    let calls = 0;
+    const e = await withStorageDeadline(Date.now() - 1, () => withRetry(async () => void calls++, { idempotent: true, policy })).catch((err: unknown) => err);
+    expect(e).toBeInstanceOf(MongoUnavailableError);
+    expect(calls).toBe(0);
+  });
+
+  it("through the request timeout interceptor: 503 unavailable with Retry-After before the 504, and the work stops", async () => {
+    const tracker = new CommandTracker();
+    let attempts = 0;
+    let afterAnswer = 0;
+    let answered = false;
+    // The driver's collection during an outage: every call fails server selection after a while.
+    const down = {
+      collectionName: "projects",
+      findOne: async () => {
+        attempts++;
+        if (answered) afterAnswer++;
+        await new Promise((r) => setTimeout(r, 40));
+        throw noServer();
+      },
+    };
+    const projects = new MongoCollection<Doc>(down as unknown as DriverCollection<Doc>, { tracker, retry: policy, command: async () => ({}) });
+    const handler = timeoutInterceptor(300)((async () => {
+      await projects.findOne({ _id: "project-default" });
+      return { message: {} };
+    }) as never);
+    const started = Date.now();
+    const e = await handler({} as never).catch((err: unknown) => err);
+    answered = true;
+    const took = Date.now() - started;
+    expect(e).toBeInstanceOf(StorageUnavailableError);
+    expect(took).toBeLessThan(400);
+    const connect = toConnectError(e, "req-1");
+    expect(connect.code).toBe(Code.Unavailable);
+    expect(connect.metadata.get("retry-after")).toBe("10");
+    expect(errorDetailOf(connect)?.httpStatus).toBe(503);
+    expect(attempts).toBeGreaterThan(1);
+    await new Promise((r) => setTimeout(r, 200));
+    expect(afterAnswer).toBe(0);
+  });
+
+  it("a handler that overran the deadline for other reasons gets 504, and its later storage calls do not run", async () => {
+    let calls = 0;
+    const down = { collectionName: "logs", findOne: async () => void calls++ };
+    const logs = new MongoCollection<Doc>(down as unknown as DriverCollection<Doc>, { tracker: new CommandTracker(), retry: policy, command: async () => ({}) });
+    let late: unknown;
+    const handler = timeoutInterceptor(100)((async () => {
+      await new Promise((r) => setTimeout(r, 150)); // screening past the deadline
+      late = await logs.findOne({ _id: "x" }).catch((err: unknown) => err);
+      return { message: {} };
+    }) as never);
+    const e = await handler({} as never).catch((err: unknown) => err);
+    expect(e).toBeInstanceOf(ApiError);
+    expect((e as ApiError).id).toBe("timeout");
+    await new Promise((r) => setTimeout(r, 100));
+    expect(late).toBeInstanceOf(StorageUnavailableError);
+    expect(calls).toBe(0);
   });
 });

@@ -12,9 +12,15 @@
 // re-selection surfaces as a selection error for a write that may have been
 // applied. The caller tells (wasSent) whether the driver started a command for
 // this attempt, which the engine learns from the driver's commandStarted events.
+//
+// The time for all attempts is the policy's budget, cut to the deadline of the
+// request the call serves (../deadline.ts) less a margin, so that the request
+// answers 503 before its own timeout would answer 504, and no attempt of a
+// request that has already been answered starts (docs/storage.md#mongodb-deadlines).
 
 import { MongoError, MongoNetworkError, MongoServerSelectionError } from "mongodb";
 import { StorageUnavailableError } from "../collection.js";
+import { storageDeadline } from "../deadline.js";
 
 export interface RetryPolicy {
   /** Attempts in all, the first included. */
@@ -22,14 +28,21 @@ export interface RetryPolicy {
   baseDelayMs: number;
   maxDelayMs: number;
   /**
-   * Time for all attempts of one operation, backoff included. It is well under
-   * the 30 s request timeout so that a request doing a few storage calls during
-   * an outage answers 503 rather than 504.
+   * Time for all attempts of one operation, backoff included, at most: a call made
+   * for a request gets no more than the request has left (DEADLINE_MARGIN_MS
+   * before it). Also the Retry-After given with the 503: about how long an
+   * election or a restart keeps MongoDB away.
    */
   budgetMs: number;
 }
 
 export const DEFAULT_RETRY: RetryPolicy = { attempts: 6, baseDelayMs: 100, maxDelayMs: 2_000, budgetMs: 10_000 };
+
+/**
+ * Time kept back from a request's deadline: the storage error must travel back through the
+ * handler and the interceptors before the request timeout fires and turns it into a 504.
+ */
+export const DEADLINE_MARGIN_MS = 50;
 
 /** Server error codes that mean "try again": elections, shutdowns, network trouble between servers. */
 const TRANSIENT_CODES = new Set([6, 7, 89, 91, 189, 262, 9001, 10107, 11600, 11602, 13435, 13436, 63, 150, 134]);
@@ -77,6 +90,8 @@ export interface RetryOptions {
   onRetry?: (attempt: number, error: unknown) => void;
   sleep?: (ms: number) => Promise<void>;
   now?: () => number;
+  /** The caller's deadline (epoch ms); by default the one of the request this call runs in (../deadline.ts). */
+  deadline?: number;
 }
 
 class DeadlineReached extends Error {}
@@ -85,7 +100,13 @@ export async function withRetry<T>(op: (attempt: Attempt) => Promise<T>, options
   const policy = options.policy ?? DEFAULT_RETRY;
   const now = options.now ?? Date.now;
   const sleep = options.sleep ?? ((ms: number) => new Promise<void>((r) => setTimeout(r, ms)));
-  const deadline = now() + policy.budgetMs;
+  const started = now();
+  const caller = options.deadline ?? storageDeadline();
+  const deadline = Math.min(started + policy.budgetMs, caller === undefined ? Infinity : caller - DEADLINE_MARGIN_MS);
+  const budgetMs = Math.max(0, deadline - started);
+  const cut = budgetMs < policy.budgetMs ? "the request's deadline" : `the ${policy.budgetMs} ms budget`;
+  // What a client should wait before trying again is the outage's likely length, which the
+  // policy's budget estimates, however little of it this request had left.
   const retryAfterSeconds = Math.max(1, Math.ceil(policy.budgetMs / 1000));
   let lastError: unknown = undefined;
   let maybeApplied = false;
@@ -98,7 +119,7 @@ export async function withRetry<T>(op: (attempt: Attempt) => Promise<T>, options
 
   for (let attempt = 1; ; attempt++) {
     const remainingMs = deadline - now();
-    if (remainingMs <= 0) throw unavailable(`no attempt fits in the ${policy.budgetMs} ms budget`, lastError ?? "deadline reached");
+    if (remainingMs <= 0) throw unavailable(`no attempt fits before ${cut}`, lastError ?? "deadline reached");
     const controller = new AbortController();
     let timer: NodeJS.Timeout | undefined;
     // The caller stops waiting at the deadline even when the driver does not
@@ -114,8 +135,10 @@ export async function withRetry<T>(op: (attempt: Attempt) => Promise<T>, options
     } catch (e) {
       const sent = options.wasSent ? options.wasSent(attempt) : true;
       if (e instanceof DeadlineReached || controller.signal.aborted) {
-        maybeApplied ||= sent && !options.idempotent;
-        throw unavailable(`deadline of ${policy.budgetMs} ms reached`, lastError ?? e);
+        // An abandoned write is not cancelled: writes take no AbortSignal, so the driver may still
+        // send it once it selects a server. Unsent now does not mean never applied.
+        maybeApplied ||= !options.idempotent;
+        throw unavailable(`${cut} reached`, lastError ?? e);
       }
       if (!isTransient(e)) throw e;
       lastError = e;

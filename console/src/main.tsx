@@ -1,0 +1,183 @@
+// The console shell: sign-in, navigation and the hash router. Page routes live
+// in the fragment (#/logs) so the service serves one index page for all of them.
+import { render } from "preact";
+import { useEffect, useMemo, useRef, useState } from "preact/hooks";
+import "uplot/dist/uPlot.min.css";
+import "./style.css";
+import { apiFor, loadSession, problemOf, saveSession, signIn, type Api, type Problem, type Session } from "./api.js";
+import { KeysPage } from "./pages/keys.js";
+import { LogDetailPage, LogsPage } from "./pages/logs.js";
+import { OverviewPage } from "./pages/overview.js";
+import { PlaygroundPage } from "./pages/playground.js";
+import { ImpactPage, PolicyEditorPage, PoliciesPage } from "./pages/policies.js";
+import { ProjectsPage } from "./pages/projects.js";
+import { ErrorBox } from "./ui.js";
+
+export interface PageProps {
+  api: Api;
+  readOnly: boolean;
+  /** The route's path segments after the page name, and its query. */
+  params: string[];
+  query: URLSearchParams;
+}
+
+const pages: { path: string; label: string }[] = [
+  { path: "overview", label: "Overview" },
+  { path: "logs", label: "Logs" },
+  { path: "policies", label: "Policies" },
+  { path: "projects", label: "Projects" },
+  { path: "playground", label: "Playground" },
+  { path: "impact", label: "Impact preview" },
+  { path: "keys", label: "Keys" },
+];
+
+function parseHash(): { page: string; params: string[]; query: URLSearchParams } {
+  const raw = location.hash.replace(/^#\/?/, "");
+  const [p, q = ""] = raw.split("?");
+  const [page = "overview", ...params] = p.split("/").filter(Boolean).map(decodeURIComponent);
+  return { page, params, query: new URLSearchParams(q) };
+}
+
+function useRoute() {
+  const [route, setRoute] = useState(parseHash);
+  useEffect(() => {
+    const on = () => setRoute(parseHash());
+    addEventListener("hashchange", on);
+    return () => removeEventListener("hashchange", on);
+  }, []);
+  return route;
+}
+
+function SignIn({ onSession }: { onSession: (s: Session) => void }) {
+  const [key, setKey] = useState("");
+  const [busy, setBusy] = useState(false);
+  const [problem, setProblem] = useState<Problem>();
+  const submit = async (e: Event) => {
+    e.preventDefault();
+    setBusy(true);
+    setProblem(undefined);
+    try {
+      onSession(await signIn(key.trim()));
+    } catch (err) {
+      setProblem(problemOf(err));
+    } finally {
+      setBusy(false);
+    }
+  };
+  return (
+    <main id="main" class="signin">
+      <h1>Parapet console</h1>
+      <p>Sign in with a platform key of your organization. The key is kept in this tab only (session storage) and sent to this service only.</p>
+      <form onSubmit={submit}>
+        <label for="key">Platform key</label>
+        <input id="key" name="key" type="password" autocomplete="off" required value={key} onInput={(e) => setKey(e.currentTarget.value)} placeholder="ppk_…" />
+        <button type="submit" disabled={busy || key.trim() === ""}>
+          {busy ? "Signing in…" : "Sign in"}
+        </button>
+      </form>
+      {problem && <ErrorBox problem={problem} />}
+    </main>
+  );
+}
+
+function Shell({ session, onSignOut }: { session: Session; onSignOut: () => void }) {
+  const route = useRoute();
+  const api = useMemo(() => apiFor(session.key), [session.key]);
+  const heading = useRef<HTMLDivElement>(null);
+  // Keyboard and screen-reader users land on the new page's heading, not at the top of the document;
+  // on first load focus stays at the top, where the skip link is.
+  const firstRender = useRef(true);
+  useEffect(() => {
+    if (firstRender.current) {
+      firstRender.current = false;
+      return;
+    }
+    heading.current?.querySelector("h1")?.focus();
+  }, [route.page, route.params.join("/")]);
+  const props: PageProps = { api, readOnly: session.readOnly, params: route.params, query: route.query };
+  let page;
+  switch (route.page) {
+    case "logs":
+      page = route.params[0] ? <LogDetailPage {...props} /> : <LogsPage {...props} />;
+      break;
+    case "policies":
+      page = route.params[0] ? <PolicyEditorPage {...props} /> : <PoliciesPage {...props} />;
+      break;
+    case "projects":
+      page = <ProjectsPage {...props} />;
+      break;
+    case "playground":
+      page = <PlaygroundPage {...props} />;
+      break;
+    case "impact":
+      page = <ImpactPage {...props} />;
+      break;
+    case "keys":
+      page = <KeysPage {...props} />;
+      break;
+    default:
+      page = <OverviewPage {...props} />;
+  }
+  return (
+    <>
+      <a class="skip" href="#main">
+        Skip to content
+      </a>
+      <header>
+        <span class="brand">Parapet</span>
+        <nav aria-label="Main">
+          <ul>
+            {pages.map((p) => (
+              <li key={p.path}>
+                <a href={`#/${p.path}`} aria-current={route.page === p.path || (route.page === "" && p.path === "overview") ? "page" : undefined}>
+                  {p.label}
+                </a>
+              </li>
+            ))}
+          </ul>
+        </nav>
+        <span class="who">{session.readOnly ? "Read-only key" : "Read-write key"}</span>
+        <button type="button" class="secondary" onClick={onSignOut}>
+          Sign out
+        </button>
+      </header>
+      {session.readOnly && (
+        <p class="banner" role="note">
+          Signed in with a read-only key: you can look at everything, changes are disabled.
+        </p>
+      )}
+      <main id="main" ref={heading} tabIndex={-1}>
+        {page}
+      </main>
+    </>
+  );
+}
+
+function App() {
+  const [session, setSession] = useState(loadSession);
+  if (!session) {
+    return (
+      <SignIn
+        onSession={(s) => {
+          saveSession(s);
+          setSession(s);
+        }}
+      />
+    );
+  }
+  return (
+    <Shell
+      session={session}
+      onSignOut={() => {
+        saveSession(null);
+        setSession(null);
+        location.hash = "";
+      }}
+    />
+  );
+}
+
+const root = document.getElementById("app")!;
+// The boot message is plain HTML; Preact would render next to it rather than over it.
+root.textContent = "";
+render(<App />, root);

@@ -1,0 +1,605 @@
+// Policies: list, the editor (detector catalogue with locations and settings,
+// threshold, custom guardrails) with the draft lint shown while typing, delete,
+// and the impact preview of a draft over a project's recent requests.
+import type { MessageInitShape } from "@bufbuild/protobuf";
+import { useEffect, useState } from "preact/hooks";
+import type { DetectorConfig, PolicyRequestSchema } from "../../../gen/parapet/v1/policies_pb.js";
+import type { PreviewPolicyImpactResponse } from "../../../gen/parapet/v1/policy_drafts_pb.js";
+import { problemOf, type Api, type Problem } from "../api.js";
+import { detectorCatalogue, locations, thresholds } from "../catalogue.js";
+import type { PageProps } from "../main.js";
+import { Badge, Empty, ErrorBox, Loading, shortTime, useAsync, useDebounced } from "../ui.js";
+import { logHref } from "./logs.js";
+
+interface PolicyDraft {
+  name: string;
+  defaultThreshold: string;
+  detectors: DetectorDraft[];
+  customGuardrailIds: string[];
+}
+type DetectorDraft = Pick<DetectorConfig, "type" | "location" | "allowedDomains" | "overrideList" | "toolAccessList"> & { toolAccessAction?: string };
+
+const emptyDraft = (): PolicyDraft => ({
+  name: "",
+  defaultThreshold: "l2_very_likely",
+  detectors: [
+    { type: "prompt_attack", location: "user::content", allowedDomains: [], overrideList: [], toolAccessList: [] },
+    { type: "pii/email", location: "user::content", allowedDomains: [], overrideList: [], toolAccessList: [] },
+  ],
+  customGuardrailIds: [],
+});
+
+export function PoliciesPage({ api, readOnly }: PageProps) {
+  const list = useAsync(() => api.policies.listPolicies({ limit: 1000 }), []);
+  return (
+    <section>
+      <h1 tabIndex={-1}>Policies</h1>
+      {!readOnly && (
+        <p>
+          <a class="button" href="#/policies/new">
+            New policy
+          </a>
+        </p>
+      )}
+      {list.loading && <Loading what="policies" />}
+      {list.problem && <ErrorBox problem={list.problem} />}
+      {list.data && list.data.policies.length === 0 && <Empty>No policies yet: projects use the default policy (every detector, most sensitive threshold).</Empty>}
+      {list.data && list.data.policies.length > 0 && (
+        <div class="table-wrap">
+          <table>
+            <thead>
+              <tr>
+                <th scope="col">Name</th>
+                <th scope="col">Version</th>
+                <th scope="col">Threshold</th>
+                <th scope="col">Detectors</th>
+                <th scope="col">Projects</th>
+                <th scope="col">Updated</th>
+              </tr>
+            </thead>
+            <tbody>
+              {list.data.policies.map((p) => (
+                <tr key={p.policyId}>
+                  <td>
+                    <a href={`#/policies/${encodeURIComponent(p.policyId)}`}>{p.name}</a>
+                  </td>
+                  <td>v{p.versionId}</td>
+                  <td>{p.defaultThreshold}</td>
+                  <td>{p.detectors.length}</td>
+                  <td>{p.projects.map((x) => x.name).join(", ") || "—"}</td>
+                  <td>{p.updatedAt ? shortTime(new Date(Number(p.updatedAt.seconds) * 1000).toISOString()) : "—"}</td>
+                </tr>
+              ))}
+            </tbody>
+          </table>
+        </div>
+      )}
+    </section>
+  );
+}
+
+function lines(v: string): string[] {
+  return v
+    .split("\n")
+    .map((s) => s.trim())
+    .filter(Boolean);
+}
+
+/** The detector catalogue: one row per type, a checkbox per location, settings for the types that take them. */
+function DetectorEditor({ draft, setDraft, disabled }: { draft: PolicyDraft; setDraft: (d: PolicyDraft) => void; disabled: boolean }) {
+  const byType = (t: string) => draft.detectors.filter((d) => d.type === t);
+  const setType = (type: string, entries: DetectorDraft[]) => setDraft({ ...draft, detectors: [...draft.detectors.filter((d) => d.type !== type), ...entries] });
+  const toggle = (type: string, location: string, on: boolean) => {
+    const cur = byType(type);
+    const settings = cur[0] ?? { type, location, allowedDomains: [], overrideList: [], toolAccessList: [] };
+    setType(type, on ? [...cur, { ...settings, location }] : cur.filter((d) => d.location !== location));
+  };
+  const setting = (type: string, patch: Partial<DetectorDraft>) =>
+    setType(
+      type,
+      byType(type).map((d) => ({ ...d, ...patch })),
+    );
+  let family = "";
+  return (
+    <fieldset class="catalogue" disabled={disabled}>
+      <legend>Detectors and where they screen</legend>
+      <div class="table-wrap">
+        <table>
+          <thead>
+            <tr>
+              <th scope="col">Detector</th>
+              {locations.map((l) => (
+                <th scope="col" key={l}>
+                  {/* Narrow columns: the location may wrap after its role. */}
+                  {l.split("::")[0]}::
+                  <wbr />
+                  {l.split("::")[1]}
+                </th>
+              ))}
+            </tr>
+          </thead>
+          <tbody>
+            {detectorCatalogue.map((c) => {
+              const cur = byType(c.type);
+              const head = c.family !== family;
+              family = c.family;
+              return [
+                head && (
+                  <tr class="family" key={`f-${c.family}`}>
+                    <th colSpan={locations.length + 1} scope="rowgroup">
+                      {c.family}
+                    </th>
+                  </tr>
+                ),
+                <tr key={c.type}>
+                  <th scope="row">
+                    <Badge type={c.type} />
+                    {cur.length > 0 && c.type === "unknown_links" && (
+                      <label class="setting">
+                        Allowed domains (one per line)
+                        <textarea
+                          rows={2}
+                          value={(cur[0].allowedDomains ?? []).join("\n")}
+                          onInput={(e) => setting(c.type, { allowedDomains: lines(e.currentTarget.value) })}
+                        />
+                      </label>
+                    )}
+                    {cur.length > 0 && c.type.startsWith("override_") && (
+                      <label class="setting">
+                        Phrases (one per line)
+                        <textarea
+                          rows={2}
+                          value={(cur[0].overrideList ?? []).join("\n")}
+                          onInput={(e) => setting(c.type, { overrideList: lines(e.currentTarget.value) })}
+                        />
+                      </label>
+                    )}
+                    {cur.length > 0 && c.type === "tool_access_control" && (
+                      <>
+                        <label class="setting">
+                          Action
+                          <select value={cur[0].toolAccessAction ?? "deny"} onChange={(e) => setting(c.type, { toolAccessAction: e.currentTarget.value })}>
+                            <option value="deny">deny the listed tools</option>
+                            <option value="allow">allow only the listed tools</option>
+                          </select>
+                        </label>
+                        <label class="setting">
+                          Tools (one per line)
+                          <textarea
+                            rows={2}
+                            value={(cur[0].toolAccessList ?? []).join("\n")}
+                            onInput={(e) => setting(c.type, { toolAccessList: lines(e.currentTarget.value) })}
+                          />
+                        </label>
+                      </>
+                    )}
+                  </th>
+                  {locations.map((l) => (
+                    <td key={l}>
+                      <input
+                        type="checkbox"
+                        aria-label={`${c.type} at ${l}`}
+                        checked={cur.some((d) => d.location === l)}
+                        onChange={(e) => toggle(c.type, l, e.currentTarget.checked)}
+                      />
+                    </td>
+                  ))}
+                </tr>,
+              ];
+            })}
+          </tbody>
+        </table>
+      </div>
+    </fieldset>
+  );
+}
+
+/** The request form of a draft: settings sent only for the detector types that take them. */
+function requestOf(d: PolicyDraft): MessageInitShape<typeof PolicyRequestSchema> {
+  return {
+    name: d.name,
+    defaultThreshold: d.defaultThreshold,
+    customGuardrailIds: d.customGuardrailIds,
+    detectors: d.detectors.map((x) => ({
+      type: x.type,
+      location: x.location,
+      allowedDomains: x.type === "unknown_links" ? x.allowedDomains : [],
+      overrideList: x.type.startsWith("override_") ? x.overrideList : [],
+      toolAccessAction: x.type === "tool_access_control" ? (x.toolAccessAction ?? "deny") : undefined,
+      toolAccessList: x.type === "tool_access_control" ? x.toolAccessList : [],
+    })),
+  };
+}
+
+function LintPanel({ api, draft }: { api: Api; draft: PolicyDraft }) {
+  const settled = useDebounced(JSON.stringify(requestOf(draft)), 400);
+  const lint = useAsync(() => api.drafts.lintPolicyDraft({ policy: JSON.parse(settled) }), [settled]);
+  const items = lint.data?.lint?.errors ?? [];
+  return (
+    <section class="lint" aria-live="polite" aria-busy={lint.loading}>
+      <h2>Checks</h2>
+      {lint.loading && <Loading what="checks" />}
+      {lint.problem && <ErrorBox problem={lint.problem} />}
+      {lint.data && items.length === 0 && <p class="ok">No warnings: every detector can fire where it is placed.</p>}
+      {items.length > 0 && (
+        <ul>
+          {items.map((i, n) => (
+            <li key={n} class={`lint-${i.severity}`}>
+              <strong>{i.severity === "error" ? "Error" : "Warning"}:</strong> {i.message}
+            </li>
+          ))}
+        </ul>
+      )}
+    </section>
+  );
+}
+
+function ImpactPanel({ api, draft }: { api: Api; draft: PolicyDraft }) {
+  const projects = useAsync(() => api.projects.listProjects({ limit: 1000 }), []);
+  const [projectId, setProjectId] = useState("");
+  const [limit, setLimit] = useState(100);
+  const [busy, setBusy] = useState(false);
+  const [result, setResult] = useState<PreviewPolicyImpactResponse>();
+  const [problem, setProblem] = useState<Problem>();
+  const project = projectId || projects.data?.projects[0]?.id || "";
+  const run = async (e: Event) => {
+    e.preventDefault();
+    setBusy(true);
+    setProblem(undefined);
+    try {
+      setResult(await api.drafts.previewPolicyImpact({ projectId: project, policy: requestOf(draft), limit }));
+    } catch (err) {
+      setResult(undefined);
+      setProblem(problemOf(err));
+    } finally {
+      setBusy(false);
+    }
+  };
+  return (
+    <section class="impact">
+      <h2>Impact preview</h2>
+      <p>Screens the project's most recent logged requests again with this draft (nothing is saved) and compares with what was detected then.</p>
+      <form class="controls" onSubmit={run}>
+        <label>
+          Project
+          <select value={project} onChange={(e) => setProjectId(e.currentTarget.value)}>
+            {projects.data?.projects.map((p) => (
+              <option key={p.id} value={p.id}>
+                {p.name}
+              </option>
+            ))}
+          </select>
+        </label>
+        <label>
+          Last N requests
+          <input type="number" min={1} max={500} value={limit} onInput={(e) => setLimit(Math.min(500, Math.max(1, Number(e.currentTarget.value) || 1)))} />
+        </label>
+        <button type="submit" disabled={busy || !project}>
+          {busy ? "Screening…" : "Preview impact"}
+        </button>
+      </form>
+      {busy && <Loading what="the preview" />}
+      {problem && <ErrorBox problem={problem} />}
+      {result && (
+        <div class="impact-result" aria-live="polite">
+          {result.evaluated === 0 ? (
+            <Empty>This project has no logged requests yet.</Empty>
+          ) : (
+            <>
+              <p class="impact-summary">
+                Of the last {result.evaluated} requests, <strong>{result.detectedThen}</strong> had a detection then and <strong>{result.detectedNow}</strong> would now.
+              </p>
+              <div class="table-wrap">
+                <table>
+                  <thead>
+                    <tr>
+                      <th scope="col">Detector</th>
+                      <th scope="col">Then</th>
+                      <th scope="col">Now</th>
+                      <th scope="col">Change</th>
+                    </tr>
+                  </thead>
+                  <tbody>
+                    <tr>
+                      <th scope="row">All detectors</th>
+                      <td>{result.detectedThen}</td>
+                      <td>{result.detectedNow}</td>
+                      <td>{fmtDelta(result.detectedNow - result.detectedThen)}</td>
+                    </tr>
+                    {result.detectors.map((d) => (
+                      <tr key={d.detectorType}>
+                        <th scope="row">
+                          <Badge type={d.detectorType} />
+                        </th>
+                        <td>{d.countThen}</td>
+                        <td>{d.countNow}</td>
+                        <td>{fmtDelta(d.countNow - d.countThen)}</td>
+                      </tr>
+                    ))}
+                  </tbody>
+                </table>
+              </div>
+              <h3>Requests that change ({result.changes.length})</h3>
+              {result.changes.length === 0 ? (
+                <Empty>No request would change.</Empty>
+              ) : (
+                <ul class="changes">
+                  {result.changes.map((c) => (
+                    <li key={c.requestUuid}>
+                      <a href={logHref(c)}>{shortTime(c.timestamp)}</a>: {c.detectedThen ? "detected" : "passed"} → {c.detectedNow ? "detected" : "passes"}{" "}
+                      <span class="muted">
+                        ({c.firedThen.join(", ") || "none"} → {c.firedNow.join(", ") || "none"})
+                      </span>
+                    </li>
+                  ))}
+                </ul>
+              )}
+            </>
+          )}
+        </div>
+      )}
+    </section>
+  );
+}
+
+function fmtDelta(n: number): string {
+  return n === 0 ? "no change" : n > 0 ? `+${n}` : String(n);
+}
+
+function draftOf(p: { name: string; defaultThreshold: string; detectors: DetectorConfig[]; customGuardrails: { id: string }[] }): PolicyDraft {
+  return {
+    name: p.name,
+    defaultThreshold: p.defaultThreshold,
+    detectors: p.detectors.map((d) => ({
+      type: d.type,
+      location: d.location,
+      allowedDomains: d.allowedDomains,
+      overrideList: d.overrideList,
+      toolAccessAction: d.toolAccessAction,
+      toolAccessList: d.toolAccessList,
+    })),
+    customGuardrailIds: p.customGuardrails.map((g) => g.id),
+  };
+}
+
+export function PolicyEditorPage({ api, readOnly, params }: PageProps) {
+  const id = params[0];
+  const isNew = id === "new";
+  const [draft, setDraft] = useState<PolicyDraft | undefined>(isNew ? emptyDraft() : undefined);
+  const loaded = useAsync(async () => (isNew ? undefined : (await api.policies.getPolicy({ policyId: id })).policy), [id]);
+  const guardrails = useAsync(() => api.guardrails.listCustomGuardrails({}), []);
+  const [saving, setSaving] = useState(false);
+  const [problem, setProblem] = useState<Problem>();
+  const [saved, setSaved] = useState("");
+  useEffect(() => {
+    if (loaded.data) setDraft(draftOf(loaded.data));
+  }, [loaded.data]);
+
+  const save = async (e: Event) => {
+    e.preventDefault();
+    if (!draft) return;
+    setSaving(true);
+    setProblem(undefined);
+    setSaved("");
+    try {
+      if (isNew) {
+        const r = await api.policies.createPolicy({ policy: requestOf(draft) });
+        location.hash = `#/policies/${encodeURIComponent(r.id)}`;
+      } else {
+        await api.policies.updatePolicy({ policyId: id, policy: requestOf(draft) });
+        setSaved("Saved.");
+        loaded.reload();
+      }
+    } catch (err) {
+      setProblem(problemOf(err));
+    } finally {
+      setSaving(false);
+    }
+  };
+  const remove = async () => {
+    if (!confirm(`Delete the policy "${draft?.name}"? Projects must not use it any more.`)) return;
+    try {
+      await api.policies.deletePolicy({ policyId: id });
+      location.hash = "#/policies";
+    } catch (err) {
+      setProblem(problemOf(err));
+    }
+  };
+
+  return (
+    <section>
+      <p>
+        <a href="#/policies">← All policies</a>
+      </p>
+      <h1 tabIndex={-1}>{isNew ? "New policy" : (loaded.data?.name ?? "Policy")}</h1>
+      {loaded.loading && !isNew && <Loading what="the policy" />}
+      {loaded.problem && <ErrorBox problem={loaded.problem} />}
+      {loaded.data && (
+        <p class="muted">
+          {loaded.data.policyId} · version {loaded.data.versionId}
+          {loaded.data.updatedAt ? ` · updated ${shortTime(new Date(Number(loaded.data.updatedAt.seconds) * 1000).toISOString())}` : ""} · used by{" "}
+          {loaded.data.projects.map((p) => `${p.name} (${p.action})`).join(", ") || "no project"}
+        </p>
+      )}
+      {draft && (
+        <div class="editor">
+          <form onSubmit={save} class="policy-form">
+            <fieldset disabled={readOnly}>
+              <label>
+                Policy name
+                <input name="name" required maxLength={200} value={draft.name} onInput={(e) => setDraft({ ...draft, name: e.currentTarget.value })} />
+              </label>
+              <label>
+                Threshold
+                <select name="threshold" value={draft.defaultThreshold} onChange={(e) => setDraft({ ...draft, defaultThreshold: e.currentTarget.value })}>
+                  {thresholds.map((t) => (
+                    <option key={t} value={t}>
+                      {t}
+                    </option>
+                  ))}
+                </select>
+              </label>
+            </fieldset>
+            <DetectorEditor draft={draft} setDraft={setDraft} disabled={readOnly} />
+            <fieldset disabled={readOnly}>
+              <legend>Custom guardrails</legend>
+              {guardrails.data?.customGuardrails.length === 0 && <Empty>No custom guardrails in this organization.</Empty>}
+              {guardrails.data?.customGuardrails.map((g) => (
+                <label class="check" key={g.id}>
+                  <input
+                    type="checkbox"
+                    checked={draft.customGuardrailIds.includes(g.id)}
+                    onChange={(e) =>
+                      setDraft({
+                        ...draft,
+                        customGuardrailIds: e.currentTarget.checked ? [...draft.customGuardrailIds, g.id] : draft.customGuardrailIds.filter((x) => x !== g.id),
+                      })
+                    }
+                  />{" "}
+                  {g.name} <span class="muted">({g.locations.join(", ")})</span>
+                </label>
+              ))}
+            </fieldset>
+            {!readOnly && (
+              <div class="actions">
+                <button type="submit" disabled={saving}>
+                  {saving ? "Saving…" : isNew ? "Create policy" : "Save changes"}
+                </button>
+                {!isNew && (
+                  <button type="button" class="danger" onClick={remove}>
+                    Delete
+                  </button>
+                )}
+                <span role="status">{saved}</span>
+              </div>
+            )}
+            {problem && <ErrorBox problem={problem} />}
+          </form>
+          <aside>
+            <LintPanel api={api} draft={draft} />
+          </aside>
+        </div>
+      )}
+      {draft && <ImpactPanel api={api} draft={draft} />}
+      {!isNew && loaded.data && <VersionHistory api={api} policyId={id} current={loaded.data.versionId} readOnly={readOnly} onLoad={setDraft} />}
+    </section>
+  );
+}
+
+/** Every saved version, newest first; an older one can be loaded into the editor and saved as the next version. */
+function VersionHistory({
+  api,
+  policyId,
+  current,
+  readOnly,
+  onLoad,
+}: {
+  api: Api;
+  policyId: string;
+  current: number;
+  readOnly: boolean;
+  onLoad: (d: PolicyDraft) => void;
+}) {
+  const versions = useAsync(() => api.policies.listPolicyVersions({ policyId, limit: 100 }), [policyId, current]);
+  return (
+    <section class="history">
+      <h2>Version history</h2>
+      {versions.loading && <Loading what="versions" />}
+      {versions.problem && <ErrorBox problem={versions.problem} />}
+      {versions.data && (
+        <div class="table-wrap">
+          <table>
+            <thead>
+              <tr>
+                <th scope="col">Version</th>
+                <th scope="col">Saved</th>
+                <th scope="col">Name</th>
+                <th scope="col">Threshold</th>
+                <th scope="col">Detectors</th>
+                <th scope="col">
+                  <span class="visually-hidden">Actions</span>
+                </th>
+              </tr>
+            </thead>
+            <tbody>
+              {versions.data.versions.map((v) => (
+                <tr key={v.versionId}>
+                  <th scope="row">
+                    v{v.versionId}
+                    {v.versionId === current ? " (current)" : ""}
+                  </th>
+                  <td>{v.createdAt ? shortTime(new Date(Number(v.createdAt.seconds) * 1000).toISOString()) : "—"}</td>
+                  <td>{v.name}</td>
+                  <td>{v.defaultThreshold}</td>
+                  <td>{v.detectors.map((d) => `${d.type}@${d.location}`).join(", ")}</td>
+                  <td>
+                    {!readOnly && v.versionId !== current && (
+                      <button
+                        type="button"
+                        class="secondary"
+                        onClick={() =>
+                          onLoad(
+                            draftOf({
+                              name: v.name,
+                              defaultThreshold: v.defaultThreshold,
+                              detectors: v.detectors,
+                              customGuardrails: v.customGuardrailIds.map((id) => ({ id })),
+                            }),
+                          )
+                        }
+                      >
+                        Load v{v.versionId} into the editor
+                      </button>
+                    )}
+                  </td>
+                </tr>
+              ))}
+            </tbody>
+          </table>
+        </div>
+      )}
+    </section>
+  );
+}
+
+/** The impact preview on its own: start from a saved policy (or the empty draft) and change the threshold. */
+export function ImpactPage({ api }: PageProps) {
+  const list = useAsync(() => api.policies.listPolicies({ limit: 1000 }), []);
+  const [policyId, setPolicyId] = useState("");
+  const [threshold, setThreshold] = useState("");
+  const base = list.data?.policies.find((p) => p.policyId === policyId);
+  const draft = base ? draftOf(base) : emptyDraft();
+  if (!draft.name) draft.name = "draft";
+  if (threshold) draft.defaultThreshold = threshold;
+  return (
+    <section>
+      <h1 tabIndex={-1}>Policy impact preview</h1>
+      <p>What would change if a policy were different? Pick a policy to start from and a threshold, or open a policy in the editor to change its detectors.</p>
+      {list.problem && <ErrorBox problem={list.problem} />}
+      <form class="controls" onSubmit={(e) => e.preventDefault()}>
+        <label>
+          Start from
+          <select value={policyId} onChange={(e) => setPolicyId(e.currentTarget.value)}>
+            <option value="">A new policy (prompt attacks and e-mail addresses)</option>
+            {list.data?.policies.map((p) => (
+              <option key={p.policyId} value={p.policyId}>
+                {p.name}
+              </option>
+            ))}
+          </select>
+        </label>
+        <label>
+          Threshold
+          <select value={threshold || draft.defaultThreshold} onChange={(e) => setThreshold(e.currentTarget.value)}>
+            {thresholds.map((t) => (
+              <option key={t} value={t}>
+                {t}
+              </option>
+            ))}
+          </select>
+        </label>
+      </form>
+      <ImpactPanel api={api} draft={draft} />
+    </section>
+  );
+}

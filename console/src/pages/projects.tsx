@@ -1,0 +1,114 @@
+// Projects: list, create, assign a policy, switch detect / enforce.
+import { useState } from "preact/hooks";
+import type { Project } from "../../../gen/parapet/v1/projects_pb.js";
+import { problemOf, type Problem } from "../api.js";
+import type { PageProps } from "../main.js";
+import { Empty, ErrorBox, Loading, useAsync } from "../ui.js";
+
+export function ProjectsPage({ api, readOnly }: PageProps) {
+  const projects = useAsync(() => api.projects.listProjects({ limit: 1000 }), []);
+  const policies = useAsync(() => api.policies.listPolicies({ limit: 1000 }), []);
+  const [name, setName] = useState("");
+  const [problem, setProblem] = useState<Problem>();
+  const [busy, setBusy] = useState(false);
+
+  const act = async (fn: () => Promise<unknown>) => {
+    setBusy(true);
+    setProblem(undefined);
+    try {
+      await fn();
+      projects.reload();
+    } catch (err) {
+      setProblem(problemOf(err));
+    } finally {
+      setBusy(false);
+    }
+  };
+  const update = (p: Project, patch: { policyId?: string; action?: string }) =>
+    act(() =>
+      api.projects.updateProject({
+        projectId: p.id,
+        project: { name: p.name, policyId: p.policyId, action: p.action, projectMetadata: p.projectMetadata, ...patch },
+      }),
+    );
+
+  return (
+    <section>
+      <h1 tabIndex={-1}>Projects</h1>
+      {!readOnly && (
+        <form
+          class="controls"
+          onSubmit={(e) => {
+            e.preventDefault();
+            act(async () => {
+              await api.projects.createProject({ project: { name: name.trim(), action: "detect" } });
+              setName("");
+            });
+          }}
+        >
+          <label>
+            New project name
+            <input value={name} required maxLength={200} onInput={(e) => setName(e.currentTarget.value)} />
+          </label>
+          <button type="submit" disabled={busy || !name.trim()}>
+            Create project
+          </button>
+        </form>
+      )}
+      {problem && <ErrorBox problem={problem} />}
+      {projects.loading && <Loading what="projects" />}
+      {projects.problem && <ErrorBox problem={projects.problem} />}
+      {projects.data && projects.data.projects.length === 0 && <Empty>No projects.</Empty>}
+      {projects.data && projects.data.projects.length > 0 && (
+        <div class="table-wrap">
+          <table>
+            <thead>
+              <tr>
+                <th scope="col">Name</th>
+                <th scope="col">Id</th>
+                <th scope="col">Policy</th>
+                <th scope="col">Mode</th>
+              </tr>
+            </thead>
+            <tbody>
+              {projects.data.projects.map((p) => (
+                <tr key={p.id}>
+                  <th scope="row">{p.name}</th>
+                  <td>
+                    <code>{p.id}</code>
+                  </td>
+                  <td>
+                    <select
+                      aria-label={`Policy of ${p.name}`}
+                      disabled={readOnly || busy}
+                      value={p.policyId ?? ""}
+                      onChange={(e) => update(p, { policyId: e.currentTarget.value || undefined })}
+                    >
+                      <option value="">Default policy</option>
+                      {policies.data?.policies.map((x) => (
+                        <option key={x.policyId} value={x.policyId}>
+                          {x.name}
+                        </option>
+                      ))}
+                    </select>
+                  </td>
+                  <td>
+                    <select
+                      aria-label={`Mode of ${p.name}`}
+                      disabled={readOnly || busy}
+                      value={p.action ?? "detect"}
+                      onChange={(e) => update(p, { action: e.currentTarget.value })}
+                    >
+                      <option value="detect">detect (log only)</option>
+                      <option value="enforce">enforce (flag)</option>
+                    </select>
+                  </td>
+                </tr>
+              ))}
+            </tbody>
+          </table>
+        </div>
+      )}
+    </section>
+  );
+}

@@ -1,0 +1,128 @@
+// PreviewPolicyImpact (docs/api.md#policy-drafts): a draft policy is run
+// over a project's most recent logged requests and compared with what was
+// detected when they were logged. Read-only: nothing is stored, no log written.
+import { create } from "@bufbuild/protobuf";
+import type { HandlerContext, ServiceImpl } from "@connectrpc/connect";
+import { MessageSchema, type Message } from "../../gen/parapet/v1/guard_pb.js";
+import type { PolicyDraftService, PreviewPolicyImpactRequest, PreviewPolicyImpactResponse } from "../../gen/parapet/v1/policy_drafts_pb.js";
+import { ApiError } from "../api/errors.js";
+import { callerOrg, requireFeature } from "../api/tenant.js";
+import type { Organizations } from "../auth/organizations.js";
+import type { CustomGuardrails } from "../custom-guardrails/repository.js";
+import { GuardrailCache } from "./resolve.js";
+import type { GuardLogs, StoredLog, StoredLogMessage } from "../logs/repository.js";
+import type { Projects } from "../projects/repository.js";
+import { DeadlineExceededError, GuardrailLimitError, screen, type Screening } from "../screening/engine.js";
+import { partsOf, type Part } from "../screening/parts.js";
+import { detectFnOf } from "../screening/registry.js";
+import { policyInputOf } from "../policies/convert.js";
+
+/** Logged requests screened when the request names no limit. */
+const DEFAULT_IMPACT_LIMIT = 100;
+
+export interface ImpactPreviewDeps {
+  orgs: Organizations;
+  projects: Projects;
+  guardrails: CustomGuardrails;
+  logs: GuardLogs;
+  /** Asynchronous pre-pass before screening (ONNX inference), as for /v2/guard. */
+  prepare?: (parts: Part[]) => Promise<void>;
+  /** The request deadline; screening many logs is the slowest read there is. */
+  requestTimeoutMs?: number;
+}
+
+/** The logged conversation as the screening engine takes it; text only, as it was screened. */
+function messageOf(m: StoredLogMessage): Message {
+  return create(MessageSchema, {
+    role: m.role,
+    content: m.role === "assistant" && m.content === "" && m.tool_calls.length > 0 ? undefined : m.content,
+    toolCalls: m.tool_calls.map((c) => ({ id: c.id, type: c.type, function: { name: c.function.name, arguments: c.function.arguments } })),
+    name: m.name || undefined,
+    toolCallId: m.tool_call_id || undefined,
+  });
+}
+
+/** Detector types that fired, as the log stores them (`custom_guardrail` for custom guardrails). */
+function firedOf(s: Screening): string[] {
+  return [...new Set(s.outcomes.filter((o) => o.flagged).map((o) => o.detectorType))];
+}
+
+function sameSet(a: string[], b: string[]): boolean {
+  return a.length === b.length && a.every((x) => b.includes(x));
+}
+
+export function impactPreview(deps: ImpactPreviewDeps): Pick<ServiceImpl<typeof PolicyDraftService>, "previewPolicyImpact"> {
+  const cache = new GuardrailCache();
+  return {
+    async previewPolicyImpact(req: PreviewPolicyImpactRequest, ctx: HandlerContext): Promise<PreviewPolicyImpactResponse> {
+      const started = Date.now();
+      const org = requireFeature(requireFeature(await callerOrg(ctx, deps.orgs), "logs_analytics"), "policies");
+      const project = await deps.projects.get(org._id, req.projectId, org.default_project_id);
+      if (!project) throw new ApiError("not_found", `no project '${req.projectId}' in this organization`);
+      if (!req.policy) throw new ApiError("validation_failed", "validation failed: policy is required");
+      const draft = policyInputOf(req.policy);
+      const stored = await deps.guardrails.many(org._id, draft.custom_guardrail_ids);
+      const missing = draft.custom_guardrail_ids.filter((id) => !stored.some((g) => g._id === id));
+      if (missing.length > 0) throw new ApiError("not_found", `no custom guardrail '${missing[0]}' in this organization`);
+      const policy = { id: "draft", threshold: draft.default_threshold, detectors: draft.detectors };
+      const guardrails = cache.active(stored);
+
+      const limit = req.limit ?? DEFAULT_IMPACT_LIMIT;
+      const logs: StoredLog[] = await deps.logs.logs.find({ "meta.org_id": org._id, "meta.project_id": project._id }, { sort: { timestamp: -1, _id: -1 }, limit });
+      const clientMs = ctx.timeoutMs();
+      const deadline = Math.min(started + (deps.requestTimeoutMs ?? 30_000), clientMs !== undefined ? Date.now() + clientMs : Infinity);
+
+      const counts = new Map<string, { then: number; now: number }>();
+      const count = (type: string, key: "then" | "now") => {
+        const c = counts.get(type) ?? { then: 0, now: 0 };
+        c[key]++;
+        counts.set(type, c);
+      };
+      let detectedThen = 0;
+      let detectedNow = 0;
+      const changes: PreviewPolicyImpactResponse["changes"] = [];
+      for (const log of logs) {
+        // Screening is synchronous: yield between requests so a preview of hundreds of them
+        // does not hold up every other call on this process.
+        await new Promise((resolve) => setImmediate(resolve));
+        const parts = partsOf(log.messages.map(messageOf), []);
+        let screening: Screening;
+        try {
+          await deps.prepare?.(parts);
+          screening = screen(policy, guardrails, parts, detectFnOf, { deadline });
+        } catch (err) {
+          if (err instanceof DeadlineExceededError)
+            throw new ApiError("timeout", `the preview did not complete within the request deadline; ask for fewer requests (limit)`);
+          if (err instanceof GuardrailLimitError) throw new ApiError("payload_too_large", err.message);
+          throw err;
+        }
+        const firedNow = firedOf(screening);
+        if (log.detected) detectedThen++;
+        if (screening.detected) detectedNow++;
+        for (const t of log.fired) count(t, "then");
+        for (const t of firedNow) count(t, "now");
+        if (log.detected !== screening.detected || !sameSet(log.fired, firedNow)) {
+          changes.push({
+            $typeName: "parapet.v1.ImpactChange",
+            requestUuid: log._id,
+            timestamp: log.timestamp.toISOString(),
+            detectedThen: log.detected,
+            detectedNow: screening.detected,
+            firedThen: log.fired,
+            firedNow,
+          });
+        }
+      }
+      return {
+        $typeName: "parapet.v1.PreviewPolicyImpactResponse",
+        evaluated: logs.length,
+        detectedThen,
+        detectedNow,
+        detectors: [...counts.entries()]
+          .sort(([a], [b]) => a.localeCompare(b))
+          .map(([detectorType, c]) => ({ $typeName: "parapet.v1.DetectorImpact", detectorType, countThen: c.then, countNow: c.now })),
+        changes,
+      };
+    },
+  };
+}

@@ -7,60 +7,17 @@
 // comparable): detectors cache features by text, and a benchmark that sends
 // one body measures the cache (docs/operations.md#benchmark-figures). The one
 // scenario that repeats a body is printed apart, labelled as cache hits.
-import { spawn, type ChildProcess } from "node:child_process";
-import { mkdtemp, readFile, rm } from "node:fs/promises";
+import { readFile } from "node:fs/promises";
 import http from "node:http";
-import net from "node:net";
-import { cpus, tmpdir } from "node:os";
-import path from "node:path";
+import { cpus } from "node:os";
 import { createClient } from "@connectrpc/connect";
 import { createGrpcTransport } from "@connectrpc/connect-node";
 import { GuardService } from "../gen/parapet/v1/guard_pb.js";
 import { conversation } from "./conversation.js";
-import { buildService } from "../scripts/build.mjs";
+import { percentile, startService } from "./service.js";
 
-const root = path.resolve(import.meta.dirname, "..");
 const KEY = "psk_bench_key_0000000000000000000000000000";
 const quick = process.argv.includes("--quick");
-
-async function freePort(): Promise<number> {
-  return new Promise((resolve) => {
-    const s = net.createServer().listen(0, "127.0.0.1", () => {
-      const port = (s.address() as net.AddressInfo).port;
-      s.close(() => resolve(port));
-    });
-  });
-}
-
-async function startServer(): Promise<{ child: ChildProcess; port: number; dataDir: string }> {
-  const dataDir = await mkdtemp(path.join(tmpdir(), "parapet-bench-"));
-  const port = await freePort();
-  // What `npm start` runs: the compiled service.
-  const main = await buildService();
-  const child = spawn(process.execPath, [main], {
-    cwd: root,
-    env: {
-      ...process.env,
-      PORT: String(port),
-      HOST: "127.0.0.1",
-      PARAPET_DATA_DIR: dataDir,
-      PARAPET_BOOTSTRAP_SCREENING_KEY: KEY,
-      PARAPET_RATE_LIMIT_RPS: "0",
-      LOG_LEVEL: "info",
-    },
-    stdio: ["ignore", "ignore", "inherit"],
-  });
-  for (let i = 0; i < 200; i++) {
-    const ok = await fetch(`http://127.0.0.1:${port}/readyz`).then(
-      (r) => r.ok,
-      () => false,
-    );
-    if (ok) return { child, port, dataDir };
-    await new Promise((r) => setTimeout(r, 100));
-  }
-  child.kill("SIGKILL");
-  throw new Error("server did not become ready");
-}
 
 async function rssMb(pid: number): Promise<{ rss: number; peak: number }> {
   const status = await readFile(`/proc/${pid}/status`, "utf8");
@@ -80,10 +37,6 @@ interface Result {
   count: number;
   seconds: number;
   latencies: number[];
-}
-
-function percentile(sorted: number[], p: number): number {
-  return sorted[Math.min(sorted.length - 1, Math.floor((p / 100) * sorted.length))];
 }
 
 function line(r: Result): string {
@@ -150,7 +103,8 @@ function distinctBodies(chars: number, count: number): string[] {
 }
 
 async function main() {
-  const { child, port, dataDir } = await startServer();
+  const service = await startService({ PARAPET_BOOTSTRAP_SCREENING_KEY: KEY, LOG_LEVEL: "info" });
+  const { child, port } = service;
   const agent = new http.Agent({ keepAlive: true, maxSockets: 64 });
   const results: Result[] = [];
   const cached: Result[] = [];
@@ -226,9 +180,7 @@ async function main() {
     );
   } finally {
     agent.destroy();
-    child.kill("SIGTERM");
-    await new Promise((r) => child.once("exit", r));
-    await rm(dataDir, { recursive: true, force: true });
+    await service.stop();
   }
 }
 

@@ -128,14 +128,17 @@ const logCount = (c: number) => (c >= 0 && c < 256 ? LOG_COUNTS[c] : c < 0 && c 
 
 /** Scratch of the radix sort. */
 let radixTmp = new Int32Array(4096);
-const radixCounts = new Int32Array(2048);
+const DIGIT_BITS = 9;
+const radixCounts = new Int32Array(1 << DIGIT_BITS);
 
 /**
- * Ascending order of the keys (bucket * 4 + flags, never negative): a radix
- * sort of 11-bit digits with as many passes as the largest key needs (two for
- * 2^18 buckets), the same order as `Int32Array.prototype.sort` in a fraction of
- * its time (it cost more than hashing the text). Short vectors, where the
- * digit tables would cost more than the keys, use the built-in sort.
+ * The keys (bucket * 4 + flags, never negative) grouped by bucket in ascending
+ * bucket order: a radix sort of 9-bit digits over the bucket bits only (two
+ * passes for 2^18 buckets), since the merge that follows sums each bucket's
+ * flags in any order. It costs a fraction of `Int32Array.prototype.sort`,
+ * which cost more than hashing the text; 9-bit digits keep the digit tables
+ * small next to the few hundred keys of a short text. Short vectors, where
+ * even those tables would cost more than the keys, use the built-in sort.
  */
 function sortKeys(keys: Int32Array): Int32Array {
   const n = keys.length;
@@ -143,18 +146,19 @@ function sortKeys(keys: Int32Array): Int32Array {
   for (let i = 0; i < n; i++) max |= keys[i];
   if (n < 256 || max < 0) return keys.sort();
   if (radixTmp.length < n) radixTmp = new Int32Array(Math.max(n, radixTmp.length * 2));
+  const mask = (1 << DIGIT_BITS) - 1;
   let from: Int32Array = keys;
   let to: Int32Array = radixTmp.subarray(0, n);
-  for (let shift = 0; shift < 31 && max >>> shift !== 0; shift += 11) {
+  for (let shift = 2; shift < 31 && max >>> shift !== 0; shift += DIGIT_BITS) {
     radixCounts.fill(0);
-    for (let i = 0; i < n; i++) radixCounts[(from[i] >>> shift) & 0x7ff]++;
+    for (let i = 0; i < n; i++) radixCounts[(from[i] >>> shift) & mask]++;
     let sum = 0;
-    for (let b = 0; b < 2048; b++) {
+    for (let b = 0; b <= mask; b++) {
       const c = radixCounts[b];
       radixCounts[b] = sum;
       sum += c;
     }
-    for (let i = 0; i < n; i++) to[radixCounts[(from[i] >>> shift) & 0x7ff]++] = from[i];
+    for (let i = 0; i < n; i++) to[radixCounts[(from[i] >>> shift) & mask]++] = from[i];
     const t = from;
     from = to;
     to = t;

@@ -31,6 +31,16 @@ export function createHttp1Server(handler: http.RequestListener, limits: Connect
   const inFlight = new WeakMap<net.Socket, http.ServerResponse>();
   server.on("request", (req: http.IncomingMessage, res: http.ServerResponse) => {
     inFlight.set(req.socket, res);
+    // A response sent before the body was read (an oversized or refused request) must close the
+    // connection: the rest of the body is still on its way, and a client that reuses the socket would
+    // wait behind it until the receive deadline. Keep-alive comes back once the body has been read,
+    // which is before the response in every other case.
+    if (hasBody(req) && res.shouldKeepAlive) {
+      res.shouldKeepAlive = false;
+      req.once("end", () => {
+        if (!res.headersSent) res.shouldKeepAlive = true;
+      });
+    }
     res.once("close", () => {
       if (inFlight.get(req.socket) === res) inFlight.delete(req.socket);
     });
@@ -71,4 +81,9 @@ function describe(err: NodeJS.ErrnoException & { reason?: string }, limits: Conn
 
 function checkingIntervalMs(limits: ConnectionLimits): number {
   return Math.min(5000, Math.max(20, Math.floor(Math.min(limits.headersTimeoutMs, limits.receiveTimeoutMs) / 4)));
+}
+
+function hasBody(req: http.IncomingMessage): boolean {
+  const length = req.headers["content-length"];
+  return req.headers["transfer-encoding"] !== undefined || (length !== undefined && length !== "0");
 }

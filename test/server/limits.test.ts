@@ -1,5 +1,6 @@
 // Operational limits and observability: rate limit, request limits, metrics,
 // structured request logs.
+import net from "node:net";
 import { Writable } from "node:stream";
 import { mkdtemp, rm } from "node:fs/promises";
 import { tmpdir } from "node:os";
@@ -10,6 +11,7 @@ import { startApp } from "../../src/app.js";
 import { RateLimiter } from "../../src/auth/rate-limit.js";
 import { loadConfig } from "../../src/config.js";
 import { startTestServer, type TestServer } from "../support/server.js";
+import { parseHttp1 } from "../support/wire.js";
 
 const servers: TestServer[] = [];
 afterAll(async () => {
@@ -69,6 +71,41 @@ describe("request limits", () => {
     // The Connect protocol maps resource_exhausted to HTTP 429.
     expect(rpc.status).toBe(429);
     expect((await rpc.json()).code).toBe("resource_exhausted");
+  });
+
+  it("a body refused before it was read closes its HTTP/1.1 connection; a body read in full keeps it", async () => {
+    const server = await startTestServer({ PARAPET_MAX_BODY_BYTES: "2048" });
+    servers.push(server);
+    const port = new URL(server.url).port;
+    /** Sends one request on a fresh socket and resolves with its response head once the headers arrived. */
+    const send = (path: string, chunks: string[], end: boolean) =>
+      new Promise<{ status: number; headers: Record<string, string> }>((resolve, reject) => {
+        const socket = net.connect(Number(port), "127.0.0.1");
+        let text = "";
+        socket.on("error", reject);
+        socket.on("data", (d) => {
+          text += d.toString("latin1");
+          if (!text.includes("\r\n\r\n")) return;
+          const { status, headers } = parseHttp1(text);
+          socket.destroy();
+          resolve({ status, headers });
+        });
+        const head = `POST ${path} HTTP/1.1\r\nhost: x\r\ncontent-type: application/json\r\nauthorization: Bearer ${server.screeningKey}\r\ntransfer-encoding: chunked\r\n\r\n`;
+        const body = chunks.map((c) => `${Buffer.byteLength(c).toString(16)}\r\n${c}\r\n`).join("");
+        // Without the last chunk the body never ends: the server answers an over-limit body without waiting for it.
+        socket.write(head + body + (end ? "0\r\n\r\n" : ""));
+      });
+    const big = JSON.stringify({ messages: [{ role: "user", content: "x".repeat(3000) }] });
+    const refusedRpc = await send("/parapet.v1.GuardService/Guard", [big.slice(0, 1500), big.slice(1500)], false);
+    expect(refusedRpc.status).toBe(429);
+    expect(refusedRpc.headers.connection).toBe("close");
+    const refusedRest = await send("/v2/guard", [big], false);
+    expect(refusedRest.status).toBe(413);
+    expect(refusedRest.headers.connection).toBe("close");
+    const small = JSON.stringify({ messages: [{ role: "user", content: "hello" }] });
+    const served = await send("/v2/guard", [small.slice(0, 10), small.slice(10)], true);
+    expect(served.status).toBe(200);
+    expect(served.headers.connection).toBe("keep-alive");
   });
 });
 

@@ -5,14 +5,21 @@
 // embedded engine refuses the same). So that every screened request is logged, the longest
 // texts are cut to a common length, each ending with a marker that gives its original length;
 // only if that is not enough (tens of thousands of messages) are trailing messages left out.
+// Matched spans give way before any text (the conversation is what a reader needs); as every
+// span is gone before a text is cut, no span is left pointing past a cut.
 import { bsonDocumentBytes } from "../storage/document-size.js";
 import { MAX_TIMESERIES_DOCUMENT_BYTES } from "../storage/collection.js";
 
 /** The parts of a stored log (repository.ts) that can be cut. */
 interface CuttableLog {
   messages: { content: string; tool_calls: { function: { arguments: string } }[] }[];
-  msg_results: object[];
+  msg_results: CuttableResult[];
   event_metadata: string;
+}
+
+interface CuttableResult {
+  spans?: { start: number; end: number }[];
+  spans_truncated?: true;
 }
 
 /** Below the engines' limit, leaving room for what MongoDB adds to a time-series measurement. */
@@ -41,11 +48,26 @@ export function boundedLog<T extends CuttableLog>(log: T, budget = LOG_DOCUMENT_
   const size = bsonDocumentBytes(log);
   if (size <= budget) return log;
   const out = structuredClone(log);
+  const afterSpans = dropSpans(out, size, budget);
+  if (afterSpans <= budget) return out;
   const texts = textsOf(out);
-  const keep = largestKeep(texts, size - budget);
+  const keep = largestKeep(texts, afterSpans - budget);
   for (const t of texts) if (t.bytes > keep && t.cutBytes(keep) < t.bytes) t.cut(keep);
   dropTrailing(out, budget);
   return out;
+}
+
+/** Empties the spans of trailing per-message results until the log fits or none are left; returns the size then. */
+function dropSpans(log: CuttableLog, size: number, budget: number): number {
+  for (let i = log.msg_results.length - 1; i >= 0 && size > budget; i--) {
+    const r = log.msg_results[i];
+    if (!r.spans) continue;
+    const before = bsonDocumentBytes(r);
+    delete r.spans;
+    r.spans_truncated = true;
+    size -= before - bsonDocumentBytes(r);
+  }
+  return size;
 }
 
 function textsOf(log: CuttableLog): Text[] {

@@ -18,6 +18,24 @@ export interface StoredLogMessage {
   tool_call_id: string;
 }
 
+/** A matched span of one part, as /v2/guard's payload spans: code points of the message content, or of the tool call's arguments. */
+export interface StoredLogSpan {
+  start: number;
+  end: number;
+  labels: string[];
+}
+
+export interface StoredLogResult {
+  detector_type: string;
+  result: string;
+  message_id: number | null;
+  tool_id: number | null;
+  /** Absent when none were kept (older logs, sanitized requests, detectors without spans). */
+  spans?: StoredLogSpan[];
+  /** Present (true) only when the part had more spans than were kept. */
+  spans_truncated?: true;
+}
+
 export interface StoredLog extends Doc {
   /** request_uuid (UUIDv7). */
   _id: string;
@@ -34,8 +52,12 @@ export interface StoredLog extends Doc {
   families: string[];
   messages: StoredLogMessage[];
   results: { detector_type: string; result: string }[];
-  msg_results: { detector_type: string; result: string; message_id: number | null; tool_id: number | null }[];
+  msg_results: StoredLogResult[];
   event_metadata: string;
+  /** The policy's version_id in force; absent on logs written before it was recorded. */
+  policy_version?: number;
+  /** Milliseconds spent screening; absent on logs written before it was recorded. */
+  screening_ms?: number;
 }
 
 const LOGS_COLLECTION = "guard_logs";

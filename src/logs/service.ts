@@ -35,8 +35,13 @@ function guardLogOf(l: StoredLog): MessageInitShape<typeof GuardLogSchema> {
       result: r.result,
       messageId: r.message_id ?? undefined,
       toolId: r.tool_id ?? undefined,
+      spans: r.spans ?? [],
+      spansTruncated: r.spans_truncated,
     })),
     eventMetadata: l.event_metadata,
+    // Absent, not zero, on logs written before these were recorded.
+    policyVersion: l.policy_version,
+    screeningMs: l.screening_ms,
   };
 }
 

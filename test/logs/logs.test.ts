@@ -57,7 +57,19 @@ describe("logs written by /v2/guard", () => {
     expect(res.status).toBe(200);
     const log = res.body.logs.find((l: any) => l.request_uuid === g.body.metadata.request_uuid);
     expect(log).toBeDefined();
-    expect(Object.keys(log).sort()).toEqual(["event_metadata", "flagged", "messages", "msg_results", "policy_id", "project_id", "request_uuid", "results", "timestamp"]);
+    expect(Object.keys(log).sort()).toEqual([
+      "event_metadata",
+      "flagged",
+      "messages",
+      "msg_results",
+      "policy_id",
+      "policy_version",
+      "project_id",
+      "request_uuid",
+      "results",
+      "screening_ms",
+      "timestamp",
+    ]);
     expect(log.project_id).toBe("project-default");
     expect(log.policy_id).toBe("policy-default");
     expect(log.flagged).toBe(true);
@@ -71,7 +83,13 @@ describe("logs written by /v2/guard", () => {
     expect(log.messages[2].tool_calls).toEqual([{ id: "call_1", type: "function", function: { name: "lookup", arguments: '{"q":1}' } }]);
     expect(log.messages[3]).toMatchObject({ tool_call_id: "call_1", name: "lookup" });
     expect(log.results).toContainEqual({ detector_type: "pii/email", result: "l1_confident" });
-    expect(log.msg_results).toContainEqual({ detector_type: "pii/email", result: "l1_confident", message_id: 1, tool_id: null });
+    expect(log.msg_results).toContainEqual({
+      detector_type: "pii/email",
+      result: "l1_confident",
+      message_id: 1,
+      tool_id: null,
+      spans: [{ start: 5, end: 25, labels: expect.any(Array) }],
+    });
   });
 
   it("a request without metadata logs '{}'", async () => {

@@ -15,7 +15,7 @@ import type { Message } from "@bufbuild/protobuf";
  * Describes the file parapet/v1/logs.proto.
  */
 export const file_parapet_v1_logs: GenFile = /*@__PURE__*/
-  fileDesc("ChVwYXJhcGV0L3YxL2xvZ3MucHJvdG8SCnBhcmFwZXQudjEilwUKDkdldExvZ3NSZXF1ZXN0EoABCgpzdGFydF90aW1lGAEgASgJQmy6SGlyZzJlXlswLTldezR9LVswLTldezJ9LVswLTldezJ9W1R0XVswLTldezJ9OlswLTldezJ9OlswLTldezJ9KFwuWzAtOV17MSw5fSk/KFtael18WystXVswLTldezJ9OlswLTldezJ9KSQSfgoIZW5kX3RpbWUYAiABKAlCbLpIaXJnMmVeWzAtOV17NH0tWzAtOV17Mn0tWzAtOV17Mn1bVHRdWzAtOV17Mn06WzAtOV17Mn06WzAtOV17Mn0oXC5bMC05XXsxLDl9KT8oW1p6XXxbKy1dWzAtOV17Mn06WzAtOV17Mn0pJBIdCgpwcm9qZWN0X2lkGAMgASgJQgSItRgBSACIAQESHgoFbGltaXQYBCABKAVCCrpIBxoFGOgHKAFIAYgBARIcCgZvZmZzZXQYBSABKAVCB7pIBBoCKABIAogBARIUCgxmbGFnZ2VkX29ubHkYBiABKAgSFQoNZGV0ZWN0ZWRfb25seRgHIAEoCBLTAQoOZGV0ZWN0b3JfdHlwZXMYCCADKAlCugG6SLYBkgGyASKvAXKsAVINcHJvbXB0X2F0dGFja1IMZGF0YV9sZWFrYWdlUhFjb250ZW50X3Zpb2xhdGlvblINdW5rbm93bl9saW5rc1ILZGVueV9saXN0ZWRSE3Rvb2xfYWNjZXNzX2NvbnRyb2xSE2Rhbmdlcm91c19kZXZpYXRpb25SEGN1c3RvbV9ndWFyZHJhaWxSE2F1ZGlvX3Byb21wdF9hdHRhY2tSDW5vX2RldGVjdGlvbnNCDQoLX3Byb2plY3RfaWRCCAoGX2xpbWl0QgkKB19vZmZzZXQiRwoPR2V0TG9nc1Jlc3BvbnNlEiIKBGxvZ3MYASADKAsyFC5wYXJhcGV0LnYxLkd1YXJkTG9nEhAKCGhhc19tb3JlGAIgASgIIocCCghHdWFyZExvZxIUCgxyZXF1ZXN0X3V1aWQYASABKAkSEQoJdGltZXN0YW1wGAIgASgJEhIKCnByb2plY3RfaWQYAyABKAkSEQoJcG9saWN5X2lkGAQgASgJEg8KB2ZsYWdnZWQYBSABKAgSKgoIbWVzc2FnZXMYBiADKAsyGC5wYXJhcGV0LnYxLkd1YXJkTWVzc2FnZRIqCgdyZXN1bHRzGAcgAygLMhkucGFyYXBldC52MS5SZXF1ZXN0UmVzdWx0EioKC21zZ19yZXN1bHRzGAggAygLMhUucGFyYXBldC52MS5Nc2dSZXN1bHQSFgoOZXZlbnRfbWV0YWRhdGEYCSABKAkixQEKDEd1YXJkTWVzc2FnZRIMCgRyb2xlGAEgASgJEg8KB2NvbnRlbnQYAiABKAkSGgoSY29udGVudF9wYXJ0c19qc29uGAMgASgJEgwKBHNpemUYBCABKAkSDQoFaW5kZXgYBSABKAUSDAoEbmFtZRgGIAEoCRIoCgp0b29sX2NhbGxzGAcgAygLMhQucGFyYXBldC52MS5Ub29sQ2FsbBIPCgdyZWZ1c2FsGAggASgJEhQKDHRvb2xfY2FsbF9pZBgJIAEoCSI2Cg1SZXF1ZXN0UmVzdWx0EhUKDWRldGVjdG9yX3R5cGUYASABKAkSDgoGcmVzdWx0GAIgASgJIogBCglNc2dSZXN1bHQSFQoNZGV0ZWN0b3JfdHlwZRgBIAEoCRIOCgZyZXN1bHQYAiABKAkSHQoKbWVzc2FnZV9pZBgDIAEoBUIEiLUYAUgAiAEBEhoKB3Rvb2xfaWQYBCABKAVCBIi1GAFIAYgBAUINCgtfbWVzc2FnZV9pZEIKCghfdG9vbF9pZDJtCgpMb2dTZXJ2aWNlEl8KB0dldExvZ3MSGi5wYXJhcGV0LnYxLkdldExvZ3NSZXF1ZXN0GhsucGFyYXBldC52MS5HZXRMb2dzUmVzcG9uc2UiG5ACAYLT5JMCEjoBKiINL3YxLWJldGEvbG9nc2IGcHJvdG8z", [file_buf_validate_validate, file_google_api_annotations, file_parapet_v1_guard, file_parapet_v1_options]);
+  fileDesc("ChVwYXJhcGV0L3YxL2xvZ3MucHJvdG8SCnBhcmFwZXQudjEilwUKDkdldExvZ3NSZXF1ZXN0EoABCgpzdGFydF90aW1lGAEgASgJQmy6SGlyZzJlXlswLTldezR9LVswLTldezJ9LVswLTldezJ9W1R0XVswLTldezJ9OlswLTldezJ9OlswLTldezJ9KFwuWzAtOV17MSw5fSk/KFtael18WystXVswLTldezJ9OlswLTldezJ9KSQSfgoIZW5kX3RpbWUYAiABKAlCbLpIaXJnMmVeWzAtOV17NH0tWzAtOV17Mn0tWzAtOV17Mn1bVHRdWzAtOV17Mn06WzAtOV17Mn06WzAtOV17Mn0oXC5bMC05XXsxLDl9KT8oW1p6XXxbKy1dWzAtOV17Mn06WzAtOV17Mn0pJBIdCgpwcm9qZWN0X2lkGAMgASgJQgSItRgBSACIAQESHgoFbGltaXQYBCABKAVCCrpIBxoFGOgHKAFIAYgBARIcCgZvZmZzZXQYBSABKAVCB7pIBBoCKABIAogBARIUCgxmbGFnZ2VkX29ubHkYBiABKAgSFQoNZGV0ZWN0ZWRfb25seRgHIAEoCBLTAQoOZGV0ZWN0b3JfdHlwZXMYCCADKAlCugG6SLYBkgGyASKvAXKsAVINcHJvbXB0X2F0dGFja1IMZGF0YV9sZWFrYWdlUhFjb250ZW50X3Zpb2xhdGlvblINdW5rbm93bl9saW5rc1ILZGVueV9saXN0ZWRSE3Rvb2xfYWNjZXNzX2NvbnRyb2xSE2Rhbmdlcm91c19kZXZpYXRpb25SEGN1c3RvbV9ndWFyZHJhaWxSE2F1ZGlvX3Byb21wdF9hdHRhY2tSDW5vX2RldGVjdGlvbnNCDQoLX3Byb2plY3RfaWRCCAoGX2xpbWl0QgkKB19vZmZzZXQiRwoPR2V0TG9nc1Jlc3BvbnNlEiIKBGxvZ3MYASADKAsyFC5wYXJhcGV0LnYxLkd1YXJkTG9nEhAKCGhhc19tb3JlGAIgASgIIuMCCghHdWFyZExvZxIUCgxyZXF1ZXN0X3V1aWQYASABKAkSEQoJdGltZXN0YW1wGAIgASgJEhIKCnByb2plY3RfaWQYAyABKAkSEQoJcG9saWN5X2lkGAQgASgJEg8KB2ZsYWdnZWQYBSABKAgSKgoIbWVzc2FnZXMYBiADKAsyGC5wYXJhcGV0LnYxLkd1YXJkTWVzc2FnZRIqCgdyZXN1bHRzGAcgAygLMhkucGFyYXBldC52MS5SZXF1ZXN0UmVzdWx0EioKC21zZ19yZXN1bHRzGAggAygLMhUucGFyYXBldC52MS5Nc2dSZXN1bHQSFgoOZXZlbnRfbWV0YWRhdGEYCSABKAkSGwoOcG9saWN5X3ZlcnNpb24YCiABKAVIAIgBARIZCgxzY3JlZW5pbmdfbXMYCyABKAFIAYgBAUIRCg9fcG9saWN5X3ZlcnNpb25CDwoNX3NjcmVlbmluZ19tcyLFAQoMR3VhcmRNZXNzYWdlEgwKBHJvbGUYASABKAkSDwoHY29udGVudBgCIAEoCRIaChJjb250ZW50X3BhcnRzX2pzb24YAyABKAkSDAoEc2l6ZRgEIAEoCRINCgVpbmRleBgFIAEoBRIMCgRuYW1lGAYgASgJEigKCnRvb2xfY2FsbHMYByADKAsyFC5wYXJhcGV0LnYxLlRvb2xDYWxsEg8KB3JlZnVzYWwYCCABKAkSFAoMdG9vbF9jYWxsX2lkGAkgASgJIjYKDVJlcXVlc3RSZXN1bHQSFQoNZGV0ZWN0b3JfdHlwZRgBIAEoCRIOCgZyZXN1bHQYAiABKAki5AEKCU1zZ1Jlc3VsdBIVCg1kZXRlY3Rvcl90eXBlGAEgASgJEg4KBnJlc3VsdBgCIAEoCRIdCgptZXNzYWdlX2lkGAMgASgFQgSItRgBSACIAQESGgoHdG9vbF9pZBgEIAEoBUIEiLUYAUgBiAEBEigKBXNwYW5zGAUgAygLMhMucGFyYXBldC52MS5Mb2dTcGFuQgSQtRgBEhwKD3NwYW5zX3RydW5jYXRlZBgGIAEoCEgCiAEBQg0KC19tZXNzYWdlX2lkQgoKCF90b29sX2lkQhIKEF9zcGFuc190cnVuY2F0ZWQiNQoHTG9nU3BhbhINCgVzdGFydBgBIAEoBRILCgNlbmQYAiABKAUSDgoGbGFiZWxzGAMgAygJMm0KCkxvZ1NlcnZpY2USXwoHR2V0TG9ncxIaLnBhcmFwZXQudjEuR2V0TG9nc1JlcXVlc3QaGy5wYXJhcGV0LnYxLkdldExvZ3NSZXNwb25zZSIbkAIBgtPkkwISOgEqIg0vdjEtYmV0YS9sb2dzYgZwcm90bzM", [file_buf_validate_validate, file_google_api_annotations, file_parapet_v1_guard, file_parapet_v1_options]);
 
 /**
  * @generated from message parapet.v1.GetLogsRequest
@@ -102,7 +102,8 @@ export const GetLogsResponseSchema: GenMessage<GetLogsResponse> = /*@__PURE__*/
   messageDesc(file_parapet_v1_logs, 1);
 
 /**
- * GuardLog is one stored screening request (docs/api.md#log-entry); every field is always present.
+ * GuardLog is one stored screening request (docs/api.md#log-entry). Every field is always present
+ * except the extensions policy_version and screening_ms, absent on logs written before they existed.
  *
  * @generated from message parapet.v1.GuardLog
  */
@@ -157,6 +158,20 @@ export type GuardLog = Message<"parapet.v1.GuardLog"> & {
    * @generated from field: string event_metadata = 9;
    */
   eventMetadata: string;
+
+  /**
+   * Extension: the policy's version_id in force when the request was screened.
+   *
+   * @generated from field: optional int32 policy_version = 10;
+   */
+  policyVersion?: number | undefined;
+
+  /**
+   * Extension: wall-clock milliseconds spent screening the request (detectors and guardrails).
+   *
+   * @generated from field: optional double screening_ms = 11;
+   */
+  screeningMs?: number | undefined;
 };
 
 /**
@@ -272,6 +287,20 @@ export type MsgResult = Message<"parapet.v1.MsgResult"> & {
    * @generated from field: optional int32 tool_id = 4;
    */
   toolId?: number | undefined;
+
+  /**
+   * Extension: what the detector matched in this part, at most 50; left out when none were kept.
+   *
+   * @generated from field: repeated parapet.v1.LogSpan spans = 5;
+   */
+  spans: LogSpan[];
+
+  /**
+   * Extension: present (true) only when the part had more spans than were kept.
+   *
+   * @generated from field: optional bool spans_truncated = 6;
+   */
+  spansTruncated?: boolean | undefined;
 };
 
 /**
@@ -280,6 +309,37 @@ export type MsgResult = Message<"parapet.v1.MsgResult"> & {
  */
 export const MsgResultSchema: GenMessage<MsgResult> = /*@__PURE__*/
   messageDesc(file_parapet_v1_logs, 5);
+
+/**
+ * A matched span, in the units of /v2/guard payload spans (docs/api.md#log-entry).
+ *
+ * @generated from message parapet.v1.LogSpan
+ */
+export type LogSpan = Message<"parapet.v1.LogSpan"> & {
+  /**
+   * Half-open [start, end) in Unicode code points of the message content, or of the tool call's arguments.
+   *
+   * @generated from field: int32 start = 1;
+   */
+  start: number;
+
+  /**
+   * @generated from field: int32 end = 2;
+   */
+  end: number;
+
+  /**
+   * @generated from field: repeated string labels = 3;
+   */
+  labels: string[];
+};
+
+/**
+ * Describes the message parapet.v1.LogSpan.
+ * Use `create(LogSpanSchema)` to create a new message.
+ */
+export const LogSpanSchema: GenMessage<LogSpan> = /*@__PURE__*/
+  messageDesc(file_parapet_v1_logs, 6);
 
 /**
  * Request logs (docs/api.md#logs).

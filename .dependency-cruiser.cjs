@@ -45,18 +45,18 @@ module.exports = {
       name: "resources-do-not-reach-up",
       severity: "error",
       comment:
-        "Resources (policies, projects, custom-guardrails, logs, analytics, auth, guard) do not import the protocol layer (src/server/), the CLI or the composition roots.",
-      from: { path: "^src/(policies|projects|custom-guardrails|logs|analytics|auth|guard)/" },
+        "Resources (policies, projects, custom-guardrails, logs, analytics, auth, sanitize, guard) do not import the protocol layer (src/server/), the CLI or the composition roots.",
+      from: { path: "^src/(policies|projects|custom-guardrails|logs|analytics|auth|sanitize|guard)/" },
       to: { path: "^src/((server|cli)/|(app|main)\\.ts$)" },
     },
     {
       name: "resources-are-siblings",
       severity: "error",
       comment:
-        "policies, custom-guardrails, logs, analytics and auth do not import one another (nor projects or guard); " +
+        "policies, custom-guardrails, logs, analytics, auth and sanitize do not import one another (nor projects or guard); " +
         "shared code goes below them. Composition happens in src/guard/ and src/app.ts.",
-      from: { path: "^src/(policies|custom-guardrails|logs|analytics|auth)/" },
-      to: { path: "^src/(policies|projects|custom-guardrails|logs|analytics|guard)/", pathNot: "^src/$1/" },
+      from: { path: "^src/(policies|custom-guardrails|logs|analytics|auth|sanitize)/" },
+      to: { path: "^src/(policies|projects|custom-guardrails|logs|analytics|sanitize|guard)/", pathNot: "^src/$1/" },
     },
     {
       name: "projects-name-only-policies",

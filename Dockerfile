@@ -19,6 +19,8 @@ COPY tsconfig.json ./
 COPY scripts/build.mjs scripts/
 COPY src src
 COPY gen gen
+# The browser console (docs/console.md): bundled into dist/console by the same build.
+COPY console console
 RUN npm run build
 
 FROM ${NODE_IMAGE}
@@ -31,10 +33,12 @@ ENV PARAPET_GIT_REVISION=${GIT_REVISION}
 WORKDIR /app
 COPY --from=build /app/node_modules node_modules
 COPY --from=build /app/dist dist
-# Read at run time from the project root (src/paths.ts): the models, the lexicons and package.json.
+# Read at run time from the project root (src/paths.ts): the models, the lexicons, package.json and
+# the OpenAPI document served at /openapi.json.
 COPY package.json ./
 COPY models models
 COPY src/screening/detectors/lexicons src/screening/detectors/lexicons
+COPY gen/openapi.json gen/openapi.json
 # A fresh named volume takes the ownership of the directory it is mounted on.
 RUN mkdir -p /data && chown node:node /data
 USER node

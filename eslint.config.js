@@ -10,7 +10,7 @@ import tseslint from "typescript-eslint";
 export default tseslint.config(
   {
     // Generated, vendored, built or data: not ours to lint.
-    ignores: ["gen/**", "dist/**", "node_modules/**", "third_party/**", "models/**", "data/**", ".tmp/**", "coverage/**"],
+    ignores: ["gen/**", "dist/**", "clients/*/dist/**", "node_modules/**", "third_party/**", "models/**", "data/**", ".tmp/**", "coverage/**"],
   },
   {
     // Also lints the root config files and bin/; TypeScript files need an explicit pattern.
@@ -45,6 +45,12 @@ export default tseslint.config(
       // deliberate (CJK name matching); stray ones in code are still errors.
       "no-irregular-whitespace": ["error", { skipStrings: true, skipRegExps: true, skipTemplates: true, skipComments: true }],
     },
+  },
+  {
+    // The browser console (docs/console.md): TSX, browser globals, the same rules.
+    files: ["console/**/*.{ts,tsx}"],
+    extends: [js.configs.recommended, ...tseslint.configs.recommended, prettier],
+    languageOptions: { ecmaVersion: 2022, sourceType: "module", globals: { ...globals.browser } },
   },
   {
     // Tests read untyped JSON responses and poke at internals; `any` there is

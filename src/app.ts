@@ -7,19 +7,27 @@ import {
 } from "../gen/parapet/v1/custom_guardrails_pb.js";
 import { CreateApiKeyRequestSchema, type CreateApiKeyRequest } from "../gen/parapet/v1/api_keys_pb.js";
 import { CreatePolicyRequestSchema, UpdatePolicyRequestSchema, type CreatePolicyRequest, type UpdatePolicyRequest } from "../gen/parapet/v1/policies_pb.js";
+import {
+  LintPolicyDraftRequestSchema,
+  PreviewPolicyImpactRequestSchema,
+  type LintPolicyDraftRequest,
+  type PreviewPolicyImpactRequest,
+} from "../gen/parapet/v1/policy_drafts_pb.js";
 import { CreateProjectRequestSchema, UpdateProjectRequestSchema, type CreateProjectRequest, type UpdateProjectRequest } from "../gen/parapet/v1/projects_pb.js";
 import { analyticsService } from "./analytics/service.js";
 import { authInterceptor } from "./api/interceptors/auth.js";
 import { errorInterceptor } from "./api/interceptors/errors.js";
 import { timeoutInterceptor } from "./api/interceptors/timeout.js";
 import { validationInterceptor, type CrossFieldRules } from "./api/interceptors/validation.js";
-import { AuthFailureLimiter } from "./auth/auth-failures.js";
 import { bootstrap } from "./auth/bootstrap.js";
 import { apiKeyRequestViolations, apiKeyService } from "./auth/keys-service.js";
-import { RateLimiter } from "./auth/rate-limit.js";
+import { openRequestLimits } from "./auth/request-limits.js";
 import type { Config } from "./config.js";
 import { customGuardrailService, guardrailViolations } from "./custom-guardrails/service.js";
+import { draftLint } from "./guard/draft-lint.js";
+import { impactPreview } from "./guard/impact-preview.js";
 import { guardService } from "./guard/service.js";
+import { guardStreams } from "./guard/stream/service.js";
 import { defaultPoolLimits, ScreeningPool } from "./guard/worker-pool.js";
 import { logService } from "./logs/service.js";
 import { migrateStore } from "./migrations.js";
@@ -28,10 +36,13 @@ import { Metrics } from "./observability/metrics.js";
 import { retiredPolicyService } from "./policies/retired.js";
 import { policyService } from "./policies/service.js";
 import { policyRequestViolations } from "./policies/validation.js";
+import { policyVersions } from "./policies/versions.js";
 import { projectService, projectsScreenedBy } from "./projects/service.js";
 import { projectRequestViolations } from "./projects/validation.js";
+import { projectFile } from "./paths.js";
 import { openRepositories, type Repositories } from "./repositories.js";
 import { detectorsVersion, loadDetectors, prepareDetectors } from "./screening/registry.js";
+import { createConsoleHandler } from "./server/console.js";
 import { createHttpHandler } from "./server/http-handler.js";
 import { listen } from "./server/listener.js";
 import { createRpcHandler } from "./server/rpc-adapter.js";
@@ -56,6 +67,8 @@ export interface App {
 const crossFieldRules: CrossFieldRules = {
   [CreatePolicyRequestSchema.typeName]: (r: CreatePolicyRequest) => policyRequestViolations(r.policy),
   [UpdatePolicyRequestSchema.typeName]: (r: UpdatePolicyRequest) => policyRequestViolations(r.policy),
+  [PreviewPolicyImpactRequestSchema.typeName]: (r: PreviewPolicyImpactRequest) => policyRequestViolations(r.policy),
+  [LintPolicyDraftRequestSchema.typeName]: (r: LintPolicyDraftRequest) => policyRequestViolations(r.policy),
   [CreateProjectRequestSchema.typeName]: (r: CreateProjectRequest) => projectRequestViolations(r.project),
   [UpdateProjectRequestSchema.typeName]: (r: UpdateProjectRequest) => projectRequestViolations(r.project),
   [CreateCustomGuardrailRequestSchema.typeName]: (r: CreateCustomGuardrailRequest) => guardrailViolations(r.customGuardrail),
@@ -67,7 +80,14 @@ function services(config: Config, repos: Repositories, metrics: Metrics, pool: S
   const { orgs, policies, projects, guardrails, logs, rollups } = repos;
   const guardrailLocations = async (orgId: string, ids: string[]) => new Map((await guardrails.many(orgId, ids)).map((g) => [g._id, g.locations]));
   return {
-    policies: policyService({ orgs, policies, guardrailLocations, projectsScreenedBy: (org, policyId) => projectsScreenedBy(projects, org, policyId) }),
+    policies: {
+      ...policyService({ orgs, policies, guardrailLocations, projectsScreenedBy: (org, policyId) => projectsScreenedBy(projects, org, policyId) }),
+      ...policyVersions({ orgs, policies }),
+    },
+    policyDrafts: {
+      ...impactPreview({ orgs, projects, guardrails, logs, prepare: prepareDetectors, requestTimeoutMs: config.requestTimeoutMs }),
+      ...draftLint({ orgs, guardrails }),
+    },
     projects: projectService({ orgs, policies, projects }),
     customGuardrails: customGuardrailService({ orgs, guardrails }),
     guard: guardService({
@@ -80,6 +100,8 @@ function services(config: Config, repos: Repositories, metrics: Metrics, pool: S
       workerThresholdChars: config.workerThresholdChars,
       requestTimeoutMs: config.requestTimeoutMs,
       build: { gitRevision: config.gitRevision, gitTimestamp: config.gitTimestamp },
+      // A restored text may be several times its request (originals are longer than placeholders), within bounds.
+      sanitize: { vault: repos.vault, vaultTtlSeconds: config.vaultTtlSeconds, maxRestoredChars: 4 * config.maxBodyBytes },
     }),
     logs: logService({ orgs, logs }),
     analytics: analyticsService({ orgs, rollups }),
@@ -102,7 +124,7 @@ export async function startApp(config: Config, log: Logger = createLogger(config
   const closers: (() => unknown)[] = [() => db.close()];
   try {
     await migrateStore(db, log);
-    const repos = await openRepositories(db, config.retentionDays * 86_400);
+    const repos = await openRepositories(db, config.retentionDays * 86_400, { vaultKey: config.vaultKey });
     const modelsStarted = performance.now();
     const detectorOptions = { promptAttackOnnx: config.promptAttackOnnx, moderationOnnx: config.moderationOnnx };
     await loadDetectors(detectorOptions);
@@ -127,15 +149,28 @@ export async function startApp(config: Config, log: Logger = createLogger(config
     closers.push(() => pool?.close());
     await pool?.ready();
     const impls = services(config, repos, metrics, pool);
+    // GuardStream and its REST sessions (docs/streaming.md); open sessions are logged before storage closes.
+    const streams = guardStreams({
+      ...repos,
+      prepare: prepareDetectors,
+      maxMessages: config.maxMessages,
+      maxBodyBytes: config.maxBodyBytes,
+      pool,
+      workerThresholdChars: config.workerThresholdChars,
+      requestTimeoutMs: config.requestTimeoutMs,
+      limits: config.streams,
+      metrics,
+      log,
+    });
+    impls.guard = { ...impls.guard, ...streams.handlers };
+    closers.push(() => streams.close());
+    const limits = await openRequestLimits(db, config, log);
     const interceptors = [
       errorInterceptor(log),
-      authInterceptor(
-        repos.keys,
-        new RateLimiter(config.rateLimitPerSecond, config.rateLimitBurst),
-        new AuthFailureLimiter(config.authFailureBurst, config.authFailuresPerMinute),
-      ),
-      validationInterceptor(crossFieldRules),
+      // Outside auth: the key lookup and the rate limit's storage calls count toward the deadline too.
       timeoutInterceptor(config.requestTimeoutMs),
+      authInterceptor(repos.keys, limits.requests, limits.failures),
+      validationInterceptor(crossFieldRules),
     ];
     const connect = createRpcHandler({
       routes: serverRoutes(impls),
@@ -151,7 +186,15 @@ export async function startApp(config: Config, log: Logger = createLogger(config
       tls: config.tls,
       limits: config.connections,
       log,
-      handler: createHttpHandler({ rest, connect, rpcPaths: rpcPaths(), probes, log, metrics: config.metrics ? metrics : undefined }),
+      handler: createHttpHandler({
+        rest,
+        connect,
+        rpcPaths: rpcPaths(),
+        probes,
+        log,
+        metrics: config.metrics ? metrics : undefined,
+        console: createConsoleHandler(projectFile("dist", "console")),
+      }),
     });
     probes.started = true;
     log.info({ port: listener.port, host: config.host, storage: db.engine, tls: Boolean(config.tls) }, "parapet listening");

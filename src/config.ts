@@ -62,6 +62,12 @@ export interface Config {
   /** Failed authentications allowed per client address and per key prefix: a burst, then so many per minute (0: no limit). */
   authFailureBurst: number;
   authFailuresPerMinute: number;
+  /** Key of the sanitize vault (docs/sanitize.md#encryption); without it reversible sanitization answers 403. */
+  vaultKey?: Buffer;
+  /** How long a reversible sanitization's vault entry can be restored. */
+  vaultTtlSeconds: number;
+  /** Streamed screening (docs/streaming.md#limits): idle expiry, open streams per organization and in all, deltas per stream. */
+  streams: { idleMs: number; maxPerOrg: number; maxTotal: number; maxDeltas: number };
   /** dev_info's source revision and its time, for deployments without a .git directory. */
   gitRevision?: string;
   gitTimestamp?: string;
@@ -127,9 +133,29 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     lockWaitMs: int(env, "PARAPET_LOCK_WAIT_MS", 10_000, 0, 600_000),
     authFailureBurst: int(env, "PARAPET_AUTH_FAILURE_BURST", 20, 1, 1_000_000),
     authFailuresPerMinute: int(env, "PARAPET_AUTH_FAILURES_PER_MINUTE", 10, 0, 1_000_000),
+    vaultKey: vaultKeyOf(env, "PARAPET_VAULT_KEY"),
+    vaultTtlSeconds: int(env, "PARAPET_VAULT_TTL_SECONDS", 86_400, 60, 86_400),
+    streams: {
+      idleMs: 1000 * int(env, "PARAPET_STREAM_IDLE_SECONDS", 60, 1, 3600),
+      maxPerOrg: int(env, "PARAPET_STREAMS_PER_ORG", 1000, 1, 1_000_000),
+      maxTotal: int(env, "PARAPET_STREAMS_MAX", 10_000, 1, 1_000_000),
+      maxDeltas: int(env, "PARAPET_STREAM_MAX_DELTAS", 100_000, 1, 100_000_000),
+    },
     gitRevision: env.PARAPET_GIT_REVISION || undefined,
     gitTimestamp: env.PARAPET_GIT_TIMESTAMP || undefined,
   };
+}
+
+/** 32 bytes in base64; the message never repeats the value, which is a secret. */
+function vaultKeyOf(env: NodeJS.ProcessEnv, name: string): Buffer | undefined {
+  const raw = env[name];
+  if (!raw) return undefined;
+  const trimmed = raw.trim();
+  const key = Buffer.from(trimmed, "base64");
+  if (!/^[A-Za-z0-9+/]+={0,2}$/.test(trimmed) || key.length !== 32) {
+    throw new Error(`${name} must be 32 random bytes in base64 (44 characters, e.g. from 'openssl rand -base64 32'), got ${trimmed.length} characters`);
+  }
+  return key;
 }
 
 /**

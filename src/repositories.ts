@@ -6,6 +6,7 @@ import { CustomGuardrails } from "./custom-guardrails/repository.js";
 import { GuardLogs } from "./logs/repository.js";
 import { Policies } from "./policies/repository.js";
 import { Projects } from "./projects/repository.js";
+import { Vault } from "./sanitize/vault.js";
 import type { Database } from "./storage/collection.js";
 
 export interface Repositories {
@@ -16,10 +17,11 @@ export interface Repositories {
   guardrails: CustomGuardrails;
   logs: GuardLogs;
   rollups: AnalyticsRollups;
+  vault: Vault;
 }
 
 /** Opens (and on first use creates, with their indexes) every collection. */
-export async function openRepositories(db: Database, retentionSeconds: number): Promise<Repositories> {
+export async function openRepositories(db: Database, retentionSeconds: number, options: { vaultKey?: Buffer } = {}): Promise<Repositories> {
   return {
     orgs: await Organizations.open(db),
     keys: await ApiKeys.open(db),
@@ -28,5 +30,6 @@ export async function openRepositories(db: Database, retentionSeconds: number): 
     guardrails: await CustomGuardrails.open(db),
     logs: await GuardLogs.open(db, retentionSeconds),
     rollups: await AnalyticsRollups.open(db, retentionSeconds),
+    vault: await Vault.open(db, options.vaultKey),
   };
 }

@@ -241,6 +241,7 @@ describe("reflection over a Connect gRPC client", () => {
       "UpdatePolicy",
       "DeletePolicy",
       "ListPolicies",
+      "ListPolicyVersions",
     ]);
     // Custom options survive re-encoding: protovalidate rules and HTTP annotations.
     expect(registry.getExtension("buf.validate.field")).toBeDefined();

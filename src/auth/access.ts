@@ -24,12 +24,19 @@ export interface Access {
   write: boolean;
 }
 
+const streamMethods = new Set(
+  [GuardService.method.guardStream, GuardService.method.openGuardStream, GuardService.method.appendGuardStream, GuardService.method.closeGuardStream].map((m) => m.name),
+);
+
 export function accessOf(method: DescMethod): Access {
   const service = method.parent.typeName;
   if (service.startsWith("grpc.reflection.")) return { audience: "public", write: false };
   if (service === SystemService.typeName) return { audience: "screening-or-platform", write: false };
   if (service === GuardService.typeName) {
-    return method.name === GuardService.method.guard.name ? { audience: "screening", write: false } : { audience: "screening-or-platform", write: false };
+    // Restoring reads a vault entry of screening traffic (docs/sanitize.md#restore): screening keys only, as /v2/guard.
+    // Streams screen and log as /v2/guard does (docs/streaming.md#authentication).
+    const screeningOnly = method.name === GuardService.method.guard.name || method.name === GuardService.method.restoreText.name || streamMethods.has(method.name);
+    return screeningOnly ? { audience: "screening", write: false } : { audience: "screening-or-platform", write: false };
   }
   // Listing keys is key management too (docs/api.md#api-keys): read-only keys may not see them.
   if (service === ApiKeyService.typeName) return { audience: "platform", write: true };

@@ -26,6 +26,21 @@ export interface ResolveDeps {
   guardrails: CustomGuardrails;
 }
 
+/**
+ * A policy of the organization chosen by id rather than through a project
+ * (detailed results' `policy_id`): the default project stands in for the
+ * project, since results name one.
+ */
+export async function resolvePolicyById(deps: ResolveDeps, org: Organization, policyId: string): Promise<Resolved> {
+  const project = await deps.projects.get(org._id, org.default_project_id, org.default_project_id);
+  if (!project) throw new ApiError("not_found", `no project '${org.default_project_id}' in this organization`);
+  const isDefault = policyId === DEFAULT_POLICY_ID;
+  const policy = isDefault ? defaultPolicy(org._id) : await deps.policies.get(org._id, policyId);
+  if (!policy) throw new ApiError("not_found", `no policy '${policyId}' in this organization`);
+  const guardrails = await deps.guardrails.many(org._id, policy.custom_guardrail_ids);
+  return { project, policy, isDefault, danglingPolicyId: null, guardrails };
+}
+
 export async function resolvePolicy(deps: ResolveDeps, org: Organization, projectId: string | undefined): Promise<Resolved> {
   const id = projectId ?? org.default_project_id;
   const project = await deps.projects.get(org._id, id, org.default_project_id);

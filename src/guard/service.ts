@@ -14,6 +14,7 @@ import type { GuardLogs } from "../logs/repository.js";
 import type { Metrics } from "../observability/metrics.js";
 import type { Policies } from "../policies/repository.js";
 import type { Projects } from "../projects/repository.js";
+import { checkSanitizeRequest, restoreTextHandler, sanitizeAnswer, type SanitizeDeps } from "../sanitize/service.js";
 import { DeadlineExceededError, GuardrailLimitError, screen, type Screening } from "../screening/engine.js";
 import { detectFnOf } from "../screening/registry.js";
 import { partsOf, skippedPartNotes, type Part } from "../screening/parts.js";
@@ -21,8 +22,9 @@ import { reportsPayload } from "../screening/registry.js";
 import { buildInfo, type BuildInfo } from "./build-info.js";
 import { lintPolicy } from "./lint.js";
 import { logOf } from "./log-entry.js";
-import { GuardrailCache, resolvePolicy } from "./resolve.js";
+import { GuardrailCache, resolvePolicy, resolvePolicyById } from "./resolve.js";
 import type { ScreeningPool } from "./worker-pool.js";
+import type { GuardStreamMethod } from "./stream/service.js";
 
 export interface GuardServiceDeps {
   orgs: Organizations;
@@ -44,6 +46,8 @@ export interface GuardServiceDeps {
   metrics?: Metrics;
   /** dev_info's revision and time when the configuration sets them. */
   build?: Partial<Pick<BuildInfo, "gitRevision" | "gitTimestamp">>;
+  /** The vault and its settings, for `sanitize` and RestoreText (docs/sanitize.md). */
+  sanitize: Omit<SanitizeDeps, "orgs">;
 }
 
 function devInfo(deps: GuardServiceDeps, screening: Screening, messages: readonly Message[]) {
@@ -57,16 +61,19 @@ function devInfo(deps: GuardServiceDeps, screening: Screening, messages: readonl
   return create(DevInfoSchema, { gitRevision: b.gitRevision, gitTimestamp: b.gitTimestamp, modelVersion: deps.modelVersion(), version: b.version, notes });
 }
 
-export function guardService(deps: GuardServiceDeps): ServiceImpl<typeof GuardService> {
+// GuardStream and its REST calls are served by stream/service.ts.
+export function guardService(deps: GuardServiceDeps): Omit<ServiceImpl<typeof GuardService>, GuardStreamMethod> {
   const cache = new GuardrailCache();
+  const sanitizeDeps: SanitizeDeps = { ...deps.sanitize, orgs: deps.orgs };
 
-  async function run(ctx: HandlerContext, projectId: string | undefined, messages: Message[], tools: Parameters<typeof partsOf>[1]) {
+  /** `screenWith`: a project id (or none: the default project), or `{ policyId }` for detailed results' extension. */
+  async function run(ctx: HandlerContext, screenWith: string | undefined | { policyId: string }, messages: Message[], tools: Parameters<typeof partsOf>[1]) {
     const started = Date.now();
     if (messages.length > deps.maxMessages || tools.length > deps.maxMessages) {
       throw new ApiError("validation_failed", `validation failed: a request may carry at most ${deps.maxMessages} messages and ${deps.maxMessages} tools`);
     }
     const org = await callerOrg(ctx, deps.orgs);
-    const resolved = await resolvePolicy(deps, org, projectId);
+    const resolved = typeof screenWith === "object" ? await resolvePolicyById(deps, org, screenWith.policyId) : await resolvePolicy(deps, org, screenWith);
     const policy = { id: resolved.policy._id, threshold: resolved.policy.default_threshold, detectors: resolved.policy.detectors };
     const parts = partsOf(messages, tools);
     const chars = parts.reduce((n, p) => n + p.text.length, 0);
@@ -74,6 +81,7 @@ export function guardService(deps: GuardServiceDeps): ServiceImpl<typeof GuardSe
     const clientMs = ctx.timeoutMs();
     const deadline = Math.min(started + (deps.requestTimeoutMs ?? 30_000), clientMs !== undefined ? Date.now() + clientMs : Infinity);
     let screening: Screening;
+    const screeningStarted = performance.now();
     try {
       if (deps.pool && chars >= deps.workerThresholdChars) {
         screening = await deps.pool.run(policy, resolved.guardrails, parts, org._id, deadline);
@@ -86,7 +94,7 @@ export function guardService(deps: GuardServiceDeps): ServiceImpl<typeof GuardSe
       if (err instanceof GuardrailLimitError) throw new ApiError("payload_too_large", err.message);
       throw err;
     }
-    return { org, resolved, screening };
+    return { org, resolved, screening, screeningMs: performance.now() - screeningStarted };
   }
 
   return {
@@ -94,10 +102,16 @@ export function guardService(deps: GuardServiceDeps): ServiceImpl<typeof GuardSe
       const at = new Date();
       // The X-Request-Id of this call: one id joins the service log, the answer and the request log.
       const requestUuid = requestIdOf(ctx) ?? uuidv7();
-      const { org, resolved, screening } = await run(ctx, req.projectId, req.messages, req.tools);
+      checkSanitizeRequest(sanitizeDeps, req.sanitize, ctx);
+      const { org, resolved, screening, screeningMs } = await run(ctx, req.projectId, req.messages, req.tools);
       const flagged = resolved.project.action === "enforce" && screening.detected;
       const metadata = req.metadata ? JSON.stringify(req.metadata) : "{}";
-      const log = logOf(requestUuid, at, org._id, resolved, flagged, screening, req.messages, metadata);
+      // With sanitize the log keeps the sanitized conversation, never the values it masked (docs/sanitize.md#request-logs-and-service-logs).
+      const sanitized = req.sanitize ? await sanitizeAnswer(sanitizeDeps, org._id, req.sanitize, req.messages, screening) : undefined;
+      const log = logOf(requestUuid, at, org._id, resolved, flagged, screening, sanitized?.messages ?? req.messages, metadata, {
+        screeningMs,
+        sanitized: sanitized !== undefined,
+      });
       // Durable before the answer: a caller that saw this response finds its log.
       const writeStarted = performance.now();
       await Promise.all([deps.logs.append(log), deps.rollups.record(org._id, resolved.project._id, at, log.fired)]);
@@ -124,11 +138,13 @@ export function guardService(deps: GuardServiceDeps): ServiceImpl<typeof GuardSe
           : [],
         devInfo: req.devInfo ? devInfo(deps, screening, req.messages) : undefined,
         metadata: { requestUuid },
+        ...sanitized?.fields,
       };
     },
 
     async getGuardResults(req, ctx) {
-      const { resolved, screening } = await run(ctx, req.projectId, req.messages, req.tools);
+      checkSanitizeRequest(sanitizeDeps, req.sanitize, ctx);
+      const { org, resolved, screening } = await run(ctx, req.policyId !== undefined ? { policyId: req.policyId } : req.projectId, req.messages, req.tools);
       const base = { projectId: resolved.project._id, policyId: resolved.policy._id };
       const results: MessageInitShape<typeof ResultItemSchema>[] = [];
       const toolResults: MessageInitShape<typeof ToolResultItemSchema>[] = [];
@@ -142,8 +158,11 @@ export function guardService(deps: GuardServiceDeps): ServiceImpl<typeof GuardSe
         results,
         tools: screensTools ? { flagged: screening.outcomes.some((o) => o.location === "tool_definition::content" && o.flagged), results: toolResults } : undefined,
         devInfo: req.devInfo ? devInfo(deps, screening, req.messages) : undefined,
+        ...(req.sanitize ? (await sanitizeAnswer(sanitizeDeps, org._id, req.sanitize, req.messages, screening)).fields : undefined),
       };
     },
+
+    restoreText: restoreTextHandler(sanitizeDeps),
 
     async checkPolicyHealth(req, ctx) {
       const org = await callerOrg(ctx, deps.orgs);

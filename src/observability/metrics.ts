@@ -27,6 +27,13 @@ export class Metrics {
     registers: [this.registry],
   });
 
+  /** Server time per GuardStream delta, from its arrival to its verdict (docs/streaming.md#latency). */
+  readonly streamDelta = new Histogram({
+    name: "parapet_stream_delta_duration_seconds",
+    help: "Time from a stream delta's arrival to its verdict, every protocol.",
+    buckets: [0.0001, 0.00025, 0.0005, 0.001, 0.0015, 0.002, 0.003, 0.005, 0.01, 0.025, 0.1],
+    registers: [this.registry],
+  });
   readonly storageLatency = new Histogram({
     name: "parapet_storage_write_duration_seconds",
     help: "Durable write time of the request log and analytics event of a screening request.",

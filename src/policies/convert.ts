@@ -44,7 +44,7 @@ export function policyInputOf(p: PolicyRequest): PolicyInput {
   };
 }
 
-function toDetectorConfig(d: StoredDetector): DetectorConfig {
+export function toDetectorConfig(d: StoredDetector): DetectorConfig {
   return create(DetectorConfigSchema, {
     type: d.type,
     location: d.location,

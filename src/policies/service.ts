@@ -36,7 +36,8 @@ function readOnlyDefault(): ApiError {
   return new ApiError("forbidden", `${DEFAULT_POLICY_ID} is the built-in default policy and cannot be changed or deleted`);
 }
 
-export function policyService(deps: PolicyServiceDeps): ServiceImpl<typeof PolicyService> {
+// ListPolicyVersions is implemented beside it (versions.ts) and joined in app.ts.
+export function policyService(deps: PolicyServiceDeps): Omit<ServiceImpl<typeof PolicyService>, "listPolicyVersions"> {
   const { orgs, policies, projectsScreenedBy } = deps;
   const enabledOrg = (ctx: Parameters<typeof callerOrgWith>[0]) => callerOrgWith(ctx, orgs, "policies");
 

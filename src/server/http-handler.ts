@@ -5,6 +5,8 @@ import type { Http2ServerRequest, Http2ServerResponse } from "node:http2";
 import { v7 as uuidv7 } from "uuid";
 import { clientAddressHeader, requestIdHeader } from "../api/context.js";
 import type { Logger } from "../observability/logger.js";
+import type { ConsoleHandler } from "./console.js";
+import { createOpenApiHandler, openApiPath } from "./openapi-document.js";
 import { probe, probePaths, type ProbeState } from "./probes.js";
 import type { Metrics } from "../observability/metrics.js";
 import { sendError, type Rest } from "./rest/handler.js";
@@ -20,6 +22,8 @@ export interface HttpHandlerParts {
   probes: ProbeState;
   log: Logger;
   metrics?: Metrics;
+  /** The browser console's static files under /console (console.ts). */
+  console?: ConsoleHandler;
 }
 
 /** `url` with runs of "/" in its path made one; the query string is left as sent. */
@@ -30,6 +34,7 @@ function collapseSlashes(url: string): string {
 }
 
 export function createHttpHandler(parts: HttpHandlerParts) {
+  const openApi = createOpenApiHandler();
   return (req: Req, res: Res): void => {
     const started = process.hrtime.bigint();
     // Always our own id: it must be unique per request (docs/api.md#error-object), so a
@@ -45,7 +50,13 @@ export function createHttpHandler(parts: HttpHandlerParts) {
     if (req.url?.includes("//")) req.url = collapseSlashes(req.url);
     const path = (req.url ?? "/").split("?")[0];
     const template = parts.rest.templateOf(path);
-    const endpoint = template ? `${req.method} ${template}` : parts.rpcPaths.has(path) || probePaths.has(path) || path === "/metrics" ? path : "unmatched";
+    const endpoint = template
+      ? `${req.method} ${template}`
+      : parts.rpcPaths.has(path) || probePaths.has(path) || path === "/metrics" || path === openApiPath
+        ? path
+        : path === "/console" || path.startsWith("/console/")
+          ? "console"
+          : "unmatched";
     const metrics = parts.metrics;
     metrics?.inFlight.inc();
 
@@ -85,6 +96,17 @@ export function createHttpHandler(parts: HttpHandlerParts) {
           res.end(text);
         })
         .catch(fail);
+      return;
+    }
+    try {
+      if (parts.console?.(path, req, res, requestId)) return;
+    } catch (err) {
+      fail(err);
+      return;
+    }
+    const servedOpenApi = openApi(path, req, res, requestId);
+    if (servedOpenApi) {
+      servedOpenApi.catch(fail);
       return;
     }
     if (template) {

@@ -8,6 +8,16 @@ import http2 from "node:http2";
 import { v7 as uuidv7 } from "uuid";
 import { errorBody, errorKinds } from "../api/errors.js";
 import type { ConnectionLimits } from "./connection-limits.js";
+import { apiServices } from "./routes.js";
+
+/**
+ * Client- and bidi-streaming RPCs (GuardStream): the request lasts as long as
+ * the call, so it has no receive deadline; its handler ends it after an idle
+ * time instead (docs/streaming.md#limits).
+ */
+const streamingPaths = new Set(
+  apiServices.flatMap((s) => s.methods.filter((m) => m.methodKind === "bidi_streaming" || m.methodKind === "client_streaming").map((m) => `/${s.typeName}/${m.name}`)),
+);
 
 export function enforceHttp2Deadlines(server: http2.Http2Server | http2.Http2SecureServer, limits: ConnectionLimits): void {
   server.on("session", (session: http2.ServerHttp2Session) => {
@@ -17,11 +27,11 @@ export function enforceHttp2Deadlines(server: http2.Http2Server | http2.Http2Sec
     const arm = () => {
       timer = setTimeout(() => closeSession(session), served ? limits.idleTimeoutMs : limits.headersTimeoutMs);
     };
-    session.on("stream", (stream: http2.ServerHttp2Stream) => {
+    session.on("stream", (stream: http2.ServerHttp2Stream, headers: http2.IncomingHttpHeaders) => {
       open++;
       served = true;
       clearTimeout(timer);
-      receiveDeadline(stream, limits);
+      if (!streamingPaths.has(String(headers[":path"] ?? "").split("?")[0])) receiveDeadline(stream, limits);
       stream.once("close", () => {
         open--;
         if (open === 0 && !session.closed && !session.destroyed) arm();

@@ -11,6 +11,7 @@ import { CustomGuardrailService } from "../../gen/parapet/v1/custom_guardrails_p
 import { GuardService } from "../../gen/parapet/v1/guard_pb.js";
 import { LogService } from "../../gen/parapet/v1/logs_pb.js";
 import { PolicyService } from "../../gen/parapet/v1/policies_pb.js";
+import { PolicyDraftService } from "../../gen/parapet/v1/policy_drafts_pb.js";
 import { ProjectService } from "../../gen/parapet/v1/projects_pb.js";
 import { RetiredPolicyService } from "../../gen/parapet/v1/retired_policies_pb.js";
 import { SystemService } from "../../gen/parapet/v1/system_pb.js";
@@ -25,6 +26,7 @@ export interface ServiceImpls {
   analytics?: Partial<ServiceImpl<typeof AnalyticsService>>;
   retiredPolicies?: Partial<ServiceImpl<typeof RetiredPolicyService>>;
   apiKeys?: Partial<ServiceImpl<typeof ApiKeyService>>;
+  policyDrafts?: Partial<ServiceImpl<typeof PolicyDraftService>>;
 }
 
 /** Every API service, in the order reflection lists them. */
@@ -37,6 +39,7 @@ export const apiServices: DescService[] = [
   GuardService,
   RetiredPolicyService,
   ApiKeyService,
+  PolicyDraftService,
   SystemService,
 ];
 
@@ -51,6 +54,7 @@ export function apiRoutes(impls: ServiceImpls) {
     router.service(GuardService, impls.guard ?? {});
     router.service(RetiredPolicyService, impls.retiredPolicies ?? {});
     router.service(ApiKeyService, impls.apiKeys ?? {});
+    router.service(PolicyDraftService, impls.policyDrafts ?? {});
     router.service(SystemService, { ping: (req) => ({ messages: req.messages.length }) });
   };
 }

@@ -114,7 +114,11 @@ async function* rewriteLastFrame(body: UniversalServerResponse["body"], flag: nu
   let held: Uint8Array | undefined;
   for await (const chunk of body) {
     if (held) yield held;
-    held = chunk;
+    held = undefined;
+    // Each chunk is one envelope: a message frame passes at once, so a streaming
+    // answer (GuardStream's verdicts) is never held back until the next one.
+    if (chunk.length > 0 && (chunk[0] & flag) === flag) held = chunk;
+    else yield chunk;
   }
   if (!held) return;
   const flags = held[0];

@@ -103,6 +103,8 @@ describe("who may manage keys", () => {
       const res = await server.rest(method, p, body, ro);
       expect(res.status, `${method} ${p}`).toBe(403);
       expect(res.body.error).toBe("forbidden");
+      // Says which scope is missing, also where the endpoint only reads (listing keys).
+      expect(res.body.message).toMatch(/needs a read-write platform key/);
     }
     expect((await server.rest("POST", "/v2/guard", { messages: [{ role: "user", content: "still here" }] }, target.key)).status).toBe(200);
   });

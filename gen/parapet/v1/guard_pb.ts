@@ -6,7 +6,8 @@ import type { GenFile, GenMessage, GenService } from "@bufbuild/protobuf/codegen
 import { fileDesc, messageDesc, serviceDesc } from "@bufbuild/protobuf/codegenv2";
 import { file_buf_validate_validate } from "@bufbuild/protovalidate/gen/buf/validate/validate_pb.js";
 import { file_google_api_annotations } from "../../google/api/annotations_pb.js";
-import { file_google_protobuf_struct } from "@bufbuild/protobuf/wkt";
+import type { Timestamp } from "@bufbuild/protobuf/wkt";
+import { file_google_protobuf_struct, file_google_protobuf_timestamp } from "@bufbuild/protobuf/wkt";
 import { file_parapet_v1_options } from "./options_pb.js";
 import type { JsonObject, Message as Message$1 } from "@bufbuild/protobuf";
 
@@ -14,7 +15,7 @@ import type { JsonObject, Message as Message$1 } from "@bufbuild/protobuf";
  * Describes the file parapet/v1/guard.proto.
  */
 export const file_parapet_v1_guard: GenFile = /*@__PURE__*/
-  fileDesc("ChZwYXJhcGV0L3YxL2d1YXJkLnByb3RvEgpwYXJhcGV0LnYxIoMGCgdNZXNzYWdlEkcKBHJvbGUYASABKAlCObpINnI0UgZzeXN0ZW1SBHVzZXJSCWFzc2lzdGFudFIEdG9vbFIJZGV2ZWxvcGVyUghmdW5jdGlvbhIaCgdjb250ZW50GAIgASgJQgSItRgBSACIAQESKAoKdG9vbF9jYWxscxgDIAMoCzIULnBhcmFwZXQudjEuVG9vbENhbGwSEQoEbmFtZRgEIAEoCUgBiAEBEhkKDHRvb2xfY2FsbF9pZBgFIAEoCUgCiAEBEi4KDWNvbnRlbnRfcGFydHMYBiADKAsyFy5wYXJhcGV0LnYxLkNvbnRlbnRQYXJ0OuQDukjgAxrKAQoYbWVzc2FnZS5jb250ZW50X3JlcXVpcmVkEkBjb250ZW50IGlzIHJlcXVpcmVkIGV4Y2VwdCBvbiBhc3Npc3RhbnQgbWVzc2FnZXMgd2l0aCB0b29sX2NhbGxzGmxoYXModGhpcy5jb250ZW50KSB8fCBzaXplKHRoaXMuY29udGVudF9wYXJ0cykgPiAwIHx8ICh0aGlzLnJvbGUgPT0gJ2Fzc2lzdGFudCcgJiYgc2l6ZSh0aGlzLnRvb2xfY2FsbHMpID4gMCkagQEKGG1lc3NhZ2UuY29udGVudF9vcl9wYXJ0cxIwYSBtZXNzYWdlIGhhcyBjb250ZW50IG9yIGNvbnRlbnRfcGFydHMsIG5vdCBib3RoGjMhaGFzKHRoaXMuY29udGVudCkgfHwgc2l6ZSh0aGlzLmNvbnRlbnRfcGFydHMpID09IDAajAEKIW1lc3NhZ2UudG9vbF9jYWxsc19hc3Npc3RhbnRfb25seRIvdG9vbF9jYWxscyBhcmUgdmFsaWQgb25seSBvbiBhc3Npc3RhbnQgbWVzc2FnZXMaNnNpemUodGhpcy50b29sX2NhbGxzKSA9PSAwIHx8IHRoaXMucm9sZSA9PSAnYXNzaXN0YW50J0IKCghfY29udGVudEIHCgVfbmFtZUIPCg1fdG9vbF9jYWxsX2lkIkAKC0NvbnRlbnRQYXJ0EhUKBHR5cGUYASABKAlCB7pIBHICEAESEQoEdGV4dBgCIAEoCUgAiAEBQgcKBV90ZXh0InIKCFRvb2xDYWxsEjIKCGZ1bmN0aW9uGAEgASgLMhgucGFyYXBldC52MS5GdW5jdGlvbkNhbGxCBrpIA8gBARIdCgR0eXBlGAIgASgJQg+6SAxyCgoIZnVuY3Rpb24SEwoCaWQYAyABKAlCB7pIBHICEAEiUwoMRnVuY3Rpb25DYWxsEhUKBG5hbWUYASABKAlCB7pIBHICEAESHgoJYXJndW1lbnRzGAIgASgJQga6SAPIAQFIAIgBAUIMCgpfYXJndW1lbnRzImkKDlRvb2xEZWZpbml0aW9uEh0KBHR5cGUYASABKAlCD7pIDHIKCghmdW5jdGlvbhI4CghmdW5jdGlvbhgCIAEoCzIeLnBhcmFwZXQudjEuRnVuY3Rpb25EZWZpbml0aW9uQga6SAPIAQEiogEKEkZ1bmN0aW9uRGVmaW5pdGlvbhIVCgRuYW1lGAEgASgJQge6SARyAhABEhgKC2Rlc2NyaXB0aW9uGAIgASgJSACIAQESKwoKcGFyYW1ldGVycxgDIAEoCzIXLmdvb2dsZS5wcm90b2J1Zi5TdHJ1Y3QSEwoGc3RyaWN0GAQgASgISAGIAQFCDgoMX2Rlc2NyaXB0aW9uQgkKB19zdHJpY3Qi7AIKDEd1YXJkUmVxdWVzdBIlCghtZXNzYWdlcxgBIAMoCzITLnBhcmFwZXQudjEuTWVzc2FnZRIpCgV0b29scxgCIAMoCzIaLnBhcmFwZXQudjEuVG9vbERlZmluaXRpb24SIQoKcHJvamVjdF9pZBgDIAEoCUIIukgFcgMYyAFIAIgBARIpCghtZXRhZGF0YRgEIAEoCzIXLmdvb2dsZS5wcm90b2J1Zi5TdHJ1Y3QSDwoHcGF5bG9hZBgFIAEoCBIRCglicmVha2Rvd24YBiABKAgSEAoIZGV2X2luZm8YByABKAg6d7pIdBpyChdndWFyZC5tZXNzYWdlc19vcl90b29scxImYSByZXF1ZXN0IGhhcyBtZXNzYWdlcywgdG9vbHMsIG9yIGJvdGgaL3NpemUodGhpcy5tZXNzYWdlcykgPiAwIHx8IHNpemUodGhpcy50b29scykgPiAwQg0KC19wcm9qZWN0X2lkItQBCg1HdWFyZFJlc3BvbnNlEg8KB2ZsYWdnZWQYASABKAgSKAoHcGF5bG9hZBgCIAMoCzIXLnBhcmFwZXQudjEuUGF5bG9hZEl0ZW0SLAoJYnJlYWtkb3duGAMgAygLMhkucGFyYXBldC52MS5CcmVha2Rvd25JdGVtEiUKCGRldl9pbmZvGAQgASgLMhMucGFyYXBldC52MS5EZXZJbmZvEjMKCG1ldGFkYXRhGAUgASgLMiEucGFyYXBldC52MS5HdWFyZFJlc3BvbnNlTWV0YWRhdGEicgoLUGF5bG9hZEl0ZW0SDQoFc3RhcnQYASABKAUSCwoDZW5kGAIgASgFEgwKBHRleHQYAyABKAkSFQoNZGV0ZWN0b3JfdHlwZRgEIAEoCRIOCgZsYWJlbHMYBSADKAkSEgoKbWVzc2FnZV9pZBgGIAEoBSKqAQoNQnJlYWtkb3duSXRlbRISCgpwcm9qZWN0X2lkGAEgASgJEhEKCXBvbGljeV9pZBgCIAEoCRITCgtkZXRlY3Rvcl9pZBgDIAEoCRIVCg1kZXRlY3Rvcl90eXBlGAQgASgJEhAKCGRldGVjdGVkGAUgASgIEhIKCm1lc3NhZ2VfaWQYBiABKAUSFAoHdG9vbF9pZBgHIAEoBUgAiAEBQgoKCF90b29sX2lkIm0KB0RldkluZm8SFAoMZ2l0X3JldmlzaW9uGAEgASgJEhUKDWdpdF90aW1lc3RhbXAYAiABKAkSFQoNbW9kZWxfdmVyc2lvbhgDIAEoCRIPCgd2ZXJzaW9uGAQgASgJEg0KBW5vdGVzGAUgAygJIi0KFUd1YXJkUmVzcG9uc2VNZXRhZGF0YRIUCgxyZXF1ZXN0X3V1aWQYASABKAkizwIKE0d1YXJkUmVzdWx0c1JlcXVlc3QSJQoIbWVzc2FnZXMYASADKAsyEy5wYXJhcGV0LnYxLk1lc3NhZ2USKQoFdG9vbHMYAiADKAsyGi5wYXJhcGV0LnYxLlRvb2xEZWZpbml0aW9uEiEKCnByb2plY3RfaWQYAyABKAlCCLpIBXIDGMgBSACIAQESKQoIbWV0YWRhdGEYBCABKAsyFy5nb29nbGUucHJvdG9idWYuU3RydWN0EhAKCGRldl9pbmZvGAUgASgIOne6SHQacgoXZ3VhcmQubWVzc2FnZXNfb3JfdG9vbHMSJmEgcmVxdWVzdCBoYXMgbWVzc2FnZXMsIHRvb2xzLCBvciBib3RoGi9zaXplKHRoaXMubWVzc2FnZXMpID4gMCB8fCBzaXplKHRoaXMudG9vbHMpID4gMEINCgtfcHJvamVjdF9pZCKOAQoUR3VhcmRSZXN1bHRzUmVzcG9uc2USJwoHcmVzdWx0cxgBIAMoCzIWLnBhcmFwZXQudjEuUmVzdWx0SXRlbRImCgV0b29scxgCIAEoCzIXLnBhcmFwZXQudjEuVG9vbHNSZXN1bHQSJQoIZGV2X2luZm8YAyABKAsyEy5wYXJhcGV0LnYxLkRldkluZm8iqgIKClJlc3VsdEl0ZW0SFwoKcHJvamVjdF9pZBgBIAEoCUgAiAEBEhYKCXBvbGljeV9pZBgCIAEoCUgBiAEBEhgKC2RldGVjdG9yX2lkGAMgASgJSAKIAQESGgoNZGV0ZWN0b3JfdHlwZRgEIAEoCUgDiAEBEhMKBnJlc3VsdBgFIAEoCUgEiAEBEhsKDmN1c3RvbV9tYXRjaGVkGAYgASgISAWIAQESFwoKbWVzc2FnZV9pZBgHIAEoBUgGiAEBQg0KC19wcm9qZWN0X2lkQgwKCl9wb2xpY3lfaWRCDgoMX2RldGVjdG9yX2lkQhAKDl9kZXRlY3Rvcl90eXBlQgkKB19yZXN1bHRCEQoPX2N1c3RvbV9tYXRjaGVkQg0KC19tZXNzYWdlX2lkIqgCCg5Ub29sUmVzdWx0SXRlbRIXCgpwcm9qZWN0X2lkGAEgASgJSACIAQESFgoJcG9saWN5X2lkGAIgASgJSAGIAQESGAoLZGV0ZWN0b3JfaWQYAyABKAlIAogBARIaCg1kZXRlY3Rvcl90eXBlGAQgASgJSAOIAQESEwoGcmVzdWx0GAUgASgJSASIAQESGwoOY3VzdG9tX21hdGNoZWQYBiABKAhIBYgBARIUCgd0b29sX2lkGAcgASgFSAaIAQFCDQoLX3Byb2plY3RfaWRCDAoKX3BvbGljeV9pZEIOCgxfZGV0ZWN0b3JfaWRCEAoOX2RldGVjdG9yX3R5cGVCCQoHX3Jlc3VsdEIRCg9fY3VzdG9tX21hdGNoZWRCCgoIX3Rvb2xfaWQiXAoLVG9vbHNSZXN1bHQSFAoHZmxhZ2dlZBgBIAEoCEgAiAEBEisKB3Jlc3VsdHMYAiADKAsyGi5wYXJhcGV0LnYxLlRvb2xSZXN1bHRJdGVtQgoKCF9mbGFnZ2VkIkcKE1BvbGljeUhlYWx0aFJlcXVlc3QSIQoKcHJvamVjdF9pZBgBIAEoCUIIukgFcgMYyAFIAIgBAUINCgtfcHJvamVjdF9pZCKCAQoUUG9saWN5SGVhbHRoUmVzcG9uc2USDgoGc3RhdHVzGAEgASgJEhIKCmlzX2RlZmF1bHQYAiABKAgSGgoHbWVzc2FnZRgDIAEoCUIEiLUYAUgAiAEBEh4KBGxpbnQYBCABKAsyEC5wYXJhcGV0LnYxLkxpbnRCCgoIX21lc3NhZ2UiPQoETGludBIOCgZwYXNzZWQYASABKAgSJQoGZXJyb3JzGAIgAygLMhUucGFyYXBldC52MS5MaW50RXJyb3IiLgoJTGludEVycm9yEg8KB21lc3NhZ2UYASABKAkSEAoIc2V2ZXJpdHkYAiABKAky1AIKDEd1YXJkU2VydmljZRJSCgVHdWFyZBIYLnBhcmFwZXQudjEuR3VhcmRSZXF1ZXN0GhkucGFyYXBldC52MS5HdWFyZFJlc3BvbnNlIhSC0+STAg46ASoiCS92Mi9ndWFyZBJ1Cg9HZXRHdWFyZFJlc3VsdHMSHy5wYXJhcGV0LnYxLkd1YXJkUmVzdWx0c1JlcXVlc3QaIC5wYXJhcGV0LnYxLkd1YXJkUmVzdWx0c1Jlc3BvbnNlIh+QAgGC0+STAhY6ASoiES92Mi9ndWFyZC9yZXN1bHRzEnkKEUNoZWNrUG9saWN5SGVhbHRoEh8ucGFyYXBldC52MS5Qb2xpY3lIZWFsdGhSZXF1ZXN0GiAucGFyYXBldC52MS5Qb2xpY3lIZWFsdGhSZXNwb25zZSIhkAIBgtPkkwIYOgEqIhMvdjIvcG9saWNpZXMvaGVhbHRoYgZwcm90bzM", [file_buf_validate_validate, file_google_api_annotations, file_google_protobuf_struct, file_parapet_v1_options]);
+  fileDesc("ChZwYXJhcGV0L3YxL2d1YXJkLnByb3RvEgpwYXJhcGV0LnYxIoMGCgdNZXNzYWdlEkcKBHJvbGUYASABKAlCObpINnI0UgZzeXN0ZW1SBHVzZXJSCWFzc2lzdGFudFIEdG9vbFIJZGV2ZWxvcGVyUghmdW5jdGlvbhIaCgdjb250ZW50GAIgASgJQgSItRgBSACIAQESKAoKdG9vbF9jYWxscxgDIAMoCzIULnBhcmFwZXQudjEuVG9vbENhbGwSEQoEbmFtZRgEIAEoCUgBiAEBEhkKDHRvb2xfY2FsbF9pZBgFIAEoCUgCiAEBEi4KDWNvbnRlbnRfcGFydHMYBiADKAsyFy5wYXJhcGV0LnYxLkNvbnRlbnRQYXJ0OuQDukjgAxrKAQoYbWVzc2FnZS5jb250ZW50X3JlcXVpcmVkEkBjb250ZW50IGlzIHJlcXVpcmVkIGV4Y2VwdCBvbiBhc3Npc3RhbnQgbWVzc2FnZXMgd2l0aCB0b29sX2NhbGxzGmxoYXModGhpcy5jb250ZW50KSB8fCBzaXplKHRoaXMuY29udGVudF9wYXJ0cykgPiAwIHx8ICh0aGlzLnJvbGUgPT0gJ2Fzc2lzdGFudCcgJiYgc2l6ZSh0aGlzLnRvb2xfY2FsbHMpID4gMCkagQEKGG1lc3NhZ2UuY29udGVudF9vcl9wYXJ0cxIwYSBtZXNzYWdlIGhhcyBjb250ZW50IG9yIGNvbnRlbnRfcGFydHMsIG5vdCBib3RoGjMhaGFzKHRoaXMuY29udGVudCkgfHwgc2l6ZSh0aGlzLmNvbnRlbnRfcGFydHMpID09IDAajAEKIW1lc3NhZ2UudG9vbF9jYWxsc19hc3Npc3RhbnRfb25seRIvdG9vbF9jYWxscyBhcmUgdmFsaWQgb25seSBvbiBhc3Npc3RhbnQgbWVzc2FnZXMaNnNpemUodGhpcy50b29sX2NhbGxzKSA9PSAwIHx8IHRoaXMucm9sZSA9PSAnYXNzaXN0YW50J0IKCghfY29udGVudEIHCgVfbmFtZUIPCg1fdG9vbF9jYWxsX2lkIkAKC0NvbnRlbnRQYXJ0EhUKBHR5cGUYASABKAlCB7pIBHICEAESEQoEdGV4dBgCIAEoCUgAiAEBQgcKBV90ZXh0InIKCFRvb2xDYWxsEjIKCGZ1bmN0aW9uGAEgASgLMhgucGFyYXBldC52MS5GdW5jdGlvbkNhbGxCBrpIA8gBARIdCgR0eXBlGAIgASgJQg+6SAxyCgoIZnVuY3Rpb24SEwoCaWQYAyABKAlCB7pIBHICEAEiUwoMRnVuY3Rpb25DYWxsEhUKBG5hbWUYASABKAlCB7pIBHICEAESHgoJYXJndW1lbnRzGAIgASgJQga6SAPIAQFIAIgBAUIMCgpfYXJndW1lbnRzImkKDlRvb2xEZWZpbml0aW9uEh0KBHR5cGUYASABKAlCD7pIDHIKCghmdW5jdGlvbhI4CghmdW5jdGlvbhgCIAEoCzIeLnBhcmFwZXQudjEuRnVuY3Rpb25EZWZpbml0aW9uQga6SAPIAQEiogEKEkZ1bmN0aW9uRGVmaW5pdGlvbhIVCgRuYW1lGAEgASgJQge6SARyAhABEhgKC2Rlc2NyaXB0aW9uGAIgASgJSACIAQESKwoKcGFyYW1ldGVycxgDIAEoCzIXLmdvb2dsZS5wcm90b2J1Zi5TdHJ1Y3QSEwoGc3RyaWN0GAQgASgISAGIAQFCDgoMX2Rlc2NyaXB0aW9uQgkKB19zdHJpY3QimwMKDEd1YXJkUmVxdWVzdBIlCghtZXNzYWdlcxgBIAMoCzITLnBhcmFwZXQudjEuTWVzc2FnZRIpCgV0b29scxgCIAMoCzIaLnBhcmFwZXQudjEuVG9vbERlZmluaXRpb24SIQoKcHJvamVjdF9pZBgDIAEoCUIIukgFcgMYyAFIAIgBARIpCghtZXRhZGF0YRgEIAEoCzIXLmdvb2dsZS5wcm90b2J1Zi5TdHJ1Y3QSDwoHcGF5bG9hZBgFIAEoCBIRCglicmVha2Rvd24YBiABKAgSEAoIZGV2X2luZm8YByABKAgSLQoIc2FuaXRpemUYCCABKAsyGy5wYXJhcGV0LnYxLlNhbml0aXplT3B0aW9uczp3ukh0GnIKF2d1YXJkLm1lc3NhZ2VzX29yX3Rvb2xzEiZhIHJlcXVlc3QgaGFzIG1lc3NhZ2VzLCB0b29scywgb3IgYm90aBovc2l6ZSh0aGlzLm1lc3NhZ2VzKSA+IDAgfHwgc2l6ZSh0aGlzLnRvb2xzKSA+IDBCDQoLX3Byb2plY3RfaWQilwMKDUd1YXJkUmVzcG9uc2USDwoHZmxhZ2dlZBgBIAEoCBIoCgdwYXlsb2FkGAIgAygLMhcucGFyYXBldC52MS5QYXlsb2FkSXRlbRIsCglicmVha2Rvd24YAyADKAsyGS5wYXJhcGV0LnYxLkJyZWFrZG93bkl0ZW0SJQoIZGV2X2luZm8YBCABKAsyEy5wYXJhcGV0LnYxLkRldkluZm8SMwoIbWV0YWRhdGEYBSABKAsyIS5wYXJhcGV0LnYxLkd1YXJkUmVzcG9uc2VNZXRhZGF0YRI1ChJzYW5pdGl6ZWRfbWVzc2FnZXMYBiADKAsyEy5wYXJhcGV0LnYxLk1lc3NhZ2VCBJC1GAESHAoPc2FuaXRpemVkX3NwYW5zGAcgASgFSACIAQESFQoIdmF1bHRfaWQYCCABKAlIAYgBARI0ChB2YXVsdF9leHBpcmVzX2F0GAkgASgLMhouZ29vZ2xlLnByb3RvYnVmLlRpbWVzdGFtcEISChBfc2FuaXRpemVkX3NwYW5zQgsKCV92YXVsdF9pZCJQCg9TYW5pdGl6ZU9wdGlvbnMSJQoEbW9kZRgBIAEoCUIXukgUchJSBG1hc2tSCnJldmVyc2libGUSFgoOaW5jbHVkZV9jdXN0b20YAiABKAgiVAoSUmVzdG9yZVRleHRSZXF1ZXN0EjAKCHZhdWx0X2lkGAEgASgJQh66SBtyGTIXXnZsdF9bQS1aYS16MC05Xy1dezMyfSQSDAoEdGV4dBgCIAEoCSJGChNSZXN0b3JlVGV4dFJlc3BvbnNlEgwKBHRleHQYASABKAkSEAoIcmVzdG9yZWQYAiABKAUSDwoHdW5rbm93bhgDIAEoBSJyCgtQYXlsb2FkSXRlbRINCgVzdGFydBgBIAEoBRILCgNlbmQYAiABKAUSDAoEdGV4dBgDIAEoCRIVCg1kZXRlY3Rvcl90eXBlGAQgASgJEg4KBmxhYmVscxgFIAMoCRISCgptZXNzYWdlX2lkGAYgASgFIqoBCg1CcmVha2Rvd25JdGVtEhIKCnByb2plY3RfaWQYASABKAkSEQoJcG9saWN5X2lkGAIgASgJEhMKC2RldGVjdG9yX2lkGAMgASgJEhUKDWRldGVjdG9yX3R5cGUYBCABKAkSEAoIZGV0ZWN0ZWQYBSABKAgSEgoKbWVzc2FnZV9pZBgGIAEoBRIUCgd0b29sX2lkGAcgASgFSACIAQFCCgoIX3Rvb2xfaWQibQoHRGV2SW5mbxIUCgxnaXRfcmV2aXNpb24YASABKAkSFQoNZ2l0X3RpbWVzdGFtcBgCIAEoCRIVCg1tb2RlbF92ZXJzaW9uGAMgASgJEg8KB3ZlcnNpb24YBCABKAkSDQoFbm90ZXMYBSADKAkiLQoVR3VhcmRSZXNwb25zZU1ldGFkYXRhEhQKDHJlcXVlc3RfdXVpZBgBIAEoCSKqBAoTR3VhcmRSZXN1bHRzUmVxdWVzdBIlCghtZXNzYWdlcxgBIAMoCzITLnBhcmFwZXQudjEuTWVzc2FnZRIpCgV0b29scxgCIAMoCzIaLnBhcmFwZXQudjEuVG9vbERlZmluaXRpb24SIQoKcHJvamVjdF9pZBgDIAEoCUIIukgFcgMYyAFIAIgBARIpCghtZXRhZGF0YRgEIAEoCzIXLmdvb2dsZS5wcm90b2J1Zi5TdHJ1Y3QSEAoIZGV2X2luZm8YBSABKAgSLQoIc2FuaXRpemUYBiABKAsyGy5wYXJhcGV0LnYxLlNhbml0aXplT3B0aW9ucxIgCglwb2xpY3lfaWQYByABKAlCCLpIBXIDGMgBSAGIAQE68gG6SO4BGnIKF2d1YXJkLm1lc3NhZ2VzX29yX3Rvb2xzEiZhIHJlcXVlc3QgaGFzIG1lc3NhZ2VzLCB0b29scywgb3IgYm90aBovc2l6ZSh0aGlzLm1lc3NhZ2VzKSA+IDAgfHwgc2l6ZSh0aGlzLnRvb2xzKSA+IDAaeAofZ3VhcmRfcmVzdWx0cy5wcm9qZWN0X29yX3BvbGljeRImZ2l2ZSBwcm9qZWN0X2lkIG9yIHBvbGljeV9pZCwgbm90IGJvdGgaLSFoYXModGhpcy5wcm9qZWN0X2lkKSB8fCAhaGFzKHRoaXMucG9saWN5X2lkKUINCgtfcHJvamVjdF9pZEIMCgpfcG9saWN5X2lkItECChRHdWFyZFJlc3VsdHNSZXNwb25zZRInCgdyZXN1bHRzGAEgAygLMhYucGFyYXBldC52MS5SZXN1bHRJdGVtEiYKBXRvb2xzGAIgASgLMhcucGFyYXBldC52MS5Ub29sc1Jlc3VsdBIlCghkZXZfaW5mbxgDIAEoCzITLnBhcmFwZXQudjEuRGV2SW5mbxI1ChJzYW5pdGl6ZWRfbWVzc2FnZXMYBCADKAsyEy5wYXJhcGV0LnYxLk1lc3NhZ2VCBJC1GAESHAoPc2FuaXRpemVkX3NwYW5zGAUgASgFSACIAQESFQoIdmF1bHRfaWQYBiABKAlIAYgBARI0ChB2YXVsdF9leHBpcmVzX2F0GAcgASgLMhouZ29vZ2xlLnByb3RvYnVmLlRpbWVzdGFtcEISChBfc2FuaXRpemVkX3NwYW5zQgsKCV92YXVsdF9pZCKqAgoKUmVzdWx0SXRlbRIXCgpwcm9qZWN0X2lkGAEgASgJSACIAQESFgoJcG9saWN5X2lkGAIgASgJSAGIAQESGAoLZGV0ZWN0b3JfaWQYAyABKAlIAogBARIaCg1kZXRlY3Rvcl90eXBlGAQgASgJSAOIAQESEwoGcmVzdWx0GAUgASgJSASIAQESGwoOY3VzdG9tX21hdGNoZWQYBiABKAhIBYgBARIXCgptZXNzYWdlX2lkGAcgASgFSAaIAQFCDQoLX3Byb2plY3RfaWRCDAoKX3BvbGljeV9pZEIOCgxfZGV0ZWN0b3JfaWRCEAoOX2RldGVjdG9yX3R5cGVCCQoHX3Jlc3VsdEIRCg9fY3VzdG9tX21hdGNoZWRCDQoLX21lc3NhZ2VfaWQiqAIKDlRvb2xSZXN1bHRJdGVtEhcKCnByb2plY3RfaWQYASABKAlIAIgBARIWCglwb2xpY3lfaWQYAiABKAlIAYgBARIYCgtkZXRlY3Rvcl9pZBgDIAEoCUgCiAEBEhoKDWRldGVjdG9yX3R5cGUYBCABKAlIA4gBARITCgZyZXN1bHQYBSABKAlIBIgBARIbCg5jdXN0b21fbWF0Y2hlZBgGIAEoCEgFiAEBEhQKB3Rvb2xfaWQYByABKAVIBogBAUINCgtfcHJvamVjdF9pZEIMCgpfcG9saWN5X2lkQg4KDF9kZXRlY3Rvcl9pZEIQCg5fZGV0ZWN0b3JfdHlwZUIJCgdfcmVzdWx0QhEKD19jdXN0b21fbWF0Y2hlZEIKCghfdG9vbF9pZCJcCgtUb29sc1Jlc3VsdBIUCgdmbGFnZ2VkGAEgASgISACIAQESKwoHcmVzdWx0cxgCIAMoCzIaLnBhcmFwZXQudjEuVG9vbFJlc3VsdEl0ZW1CCgoIX2ZsYWdnZWQiRwoTUG9saWN5SGVhbHRoUmVxdWVzdBIhCgpwcm9qZWN0X2lkGAEgASgJQgi6SAVyAxjIAUgAiAEBQg0KC19wcm9qZWN0X2lkIoIBChRQb2xpY3lIZWFsdGhSZXNwb25zZRIOCgZzdGF0dXMYASABKAkSEgoKaXNfZGVmYXVsdBgCIAEoCBIaCgdtZXNzYWdlGAMgASgJQgSItRgBSACIAQESHgoEbGludBgEIAEoCzIQLnBhcmFwZXQudjEuTGludEIKCghfbWVzc2FnZSI9CgRMaW50Eg4KBnBhc3NlZBgBIAEoCBIlCgZlcnJvcnMYAiADKAsyFS5wYXJhcGV0LnYxLkxpbnRFcnJvciIuCglMaW50RXJyb3ISDwoHbWVzc2FnZRgBIAEoCRIQCghzZXZlcml0eRgCIAEoCSKuAQoSR3VhcmRTdHJlYW1SZXF1ZXN0EisKBG9wZW4YASABKAsyGy5wYXJhcGV0LnYxLkd1YXJkU3RyZWFtT3BlbkgAEi0KBWRlbHRhGAIgASgLMhwucGFyYXBldC52MS5HdWFyZFN0cmVhbURlbHRhSAASLQoFY2xvc2UYAyABKAsyHC5wYXJhcGV0LnYxLkd1YXJkU3RyZWFtQ2xvc2VIAEINCgRraW5kEgW6SAIIASLnAQoPR3VhcmRTdHJlYW1PcGVuEiUKCG1lc3NhZ2VzGAEgAygLMhMucGFyYXBldC52MS5NZXNzYWdlEiEKCnByb2plY3RfaWQYAiABKAlCCLpIBXIDGMgBSACIAQESKQoIbWV0YWRhdGEYAyABKAsyFy5nb29nbGUucHJvdG9idWYuU3RydWN0Eg8KB3BheWxvYWQYBCABKAgSEQoJYnJlYWtkb3duGAUgASgIEiwKBHJvbGUYBiABKAlCHrpIG3IZUgBSCWFzc2lzdGFudFIEdXNlclIEdG9vbEINCgtfcHJvamVjdF9pZCIgChBHdWFyZFN0cmVhbURlbHRhEgwKBHRleHQYASABKAkiEgoQR3VhcmRTdHJlYW1DbG9zZSJ7ChhBcHBlbmRHdWFyZFN0cmVhbVJlcXVlc3QSMQoJc3RyZWFtX2lkGAEgASgJQh66SBtyGTIXXmdzdF9bQS1aYS16MC05Xy1dezMyfSQSDAoEdGV4dBgCIAEoCRITCgZvZmZzZXQYAyABKAVIAIgBAUIJCgdfb2Zmc2V0IkwKF0Nsb3NlR3VhcmRTdHJlYW1SZXF1ZXN0EjEKCXN0cmVhbV9pZBgBIAEoCUIeukgbchkyF15nc3RfW0EtWmEtejAtOV8tXXszMn0kIrQCChJHdWFyZFN0cmVhbVZlcmRpY3QSEQoJc3RyZWFtX2lkGAEgASgJEhIKCm1lc3NhZ2VfaWQYAiABKAUSEAoIcmVjZWl2ZWQYAyABKAUSFwoPcmVsZWFzZWRfb2Zmc2V0GAQgASgFEhAKCGRldGVjdGVkGAUgASgIEg8KB2ZsYWdnZWQYBiABKAgSDAoEc3RvcBgHIAEoCBIOCgZjbG9zZWQYCCABKAgSKAoHcGF5bG9hZBgJIAMoCzIXLnBhcmFwZXQudjEuUGF5bG9hZEl0ZW0SLAoJYnJlYWtkb3duGAogAygLMhkucGFyYXBldC52MS5CcmVha2Rvd25JdGVtEjMKCG1ldGFkYXRhGAsgASgLMiEucGFyYXBldC52MS5HdWFyZFJlc3BvbnNlTWV0YWRhdGEymgcKDEd1YXJkU2VydmljZRJSCgVHdWFyZBIYLnBhcmFwZXQudjEuR3VhcmRSZXF1ZXN0GhkucGFyYXBldC52MS5HdWFyZFJlc3BvbnNlIhSC0+STAg46ASoiCS92Mi9ndWFyZBJ1Cg9HZXRHdWFyZFJlc3VsdHMSHy5wYXJhcGV0LnYxLkd1YXJkUmVzdWx0c1JlcXVlc3QaIC5wYXJhcGV0LnYxLkd1YXJkUmVzdWx0c1Jlc3BvbnNlIh+QAgGC0+STAhY6ASoiES92Mi9ndWFyZC9yZXN1bHRzEmwKC1Jlc3RvcmVUZXh0Eh4ucGFyYXBldC52MS5SZXN0b3JlVGV4dFJlcXVlc3QaHy5wYXJhcGV0LnYxLlJlc3RvcmVUZXh0UmVzcG9uc2UiHILT5JMCFjoBKiIRL3YyL2d1YXJkL3Jlc3RvcmUSeQoRQ2hlY2tQb2xpY3lIZWFsdGgSHy5wYXJhcGV0LnYxLlBvbGljeUhlYWx0aFJlcXVlc3QaIC5wYXJhcGV0LnYxLlBvbGljeUhlYWx0aFJlc3BvbnNlIiGQAgGC0+STAhg6ASoiEy92Mi9wb2xpY2llcy9oZWFsdGgSUQoLR3VhcmRTdHJlYW0SHi5wYXJhcGV0LnYxLkd1YXJkU3RyZWFtUmVxdWVzdBoeLnBhcmFwZXQudjEuR3VhcmRTdHJlYW1WZXJkaWN0KAEwARJsCg9PcGVuR3VhcmRTdHJlYW0SGy5wYXJhcGV0LnYxLkd1YXJkU3RyZWFtT3BlbhoeLnBhcmFwZXQudjEuR3VhcmRTdHJlYW1WZXJkaWN0IhyC0+STAhY6ASoiES92Mi9ndWFyZC9zdHJlYW1zEooBChFBcHBlbmRHdWFyZFN0cmVhbRIkLnBhcmFwZXQudjEuQXBwZW5kR3VhcmRTdHJlYW1SZXF1ZXN0Gh4ucGFyYXBldC52MS5HdWFyZFN0cmVhbVZlcmRpY3QiL4LT5JMCKToBKiIkL3YyL2d1YXJkL3N0cmVhbXMve3N0cmVhbV9pZH0vZGVsdGFzEocBChBDbG9zZUd1YXJkU3RyZWFtEiMucGFyYXBldC52MS5DbG9zZUd1YXJkU3RyZWFtUmVxdWVzdBoeLnBhcmFwZXQudjEuR3VhcmRTdHJlYW1WZXJkaWN0Ii6C0+STAig6ASoiIy92Mi9ndWFyZC9zdHJlYW1zL3tzdHJlYW1faWR9L2Nsb3NlYgZwcm90bzM", [file_buf_validate_validate, file_google_api_annotations, file_google_protobuf_struct, file_google_protobuf_timestamp, file_parapet_v1_options]);
 
 /**
  * Message is one chat-completions message (docs/api.md#messages-and-tools).
@@ -23,13 +24,15 @@ export const file_parapet_v1_guard: GenFile = /*@__PURE__*/
  */
 export type Message = Message$1<"parapet.v1.Message"> & {
   /**
+   * Who wrote the message. `function` is the legacy chat-completions role for
+   * a function's result: screened as tool output (docs/api.md#messages-and-tools).
+   *
    * @generated from field: string role = 1;
    */
   role: string;
 
   /**
-   * `function` is the legacy chat-completions role for a function's result:
-   * screened as tool output (docs/api.md#messages-and-tools).
+   * The message text; null or absent on an assistant message that only calls tools.
    *
    * @generated from field: optional string content = 2;
    */
@@ -257,6 +260,14 @@ export type GuardRequest = Message$1<"parapet.v1.GuardRequest"> & {
    * @generated from field: bool dev_info = 7;
    */
   devInfo: boolean;
+
+  /**
+   * Extension: answer the conversation with flagged spans replaced by
+   * placeholders (docs/sanitize.md). Absent: nothing changes.
+   *
+   * @generated from field: parapet.v1.SanitizeOptions sanitize = 8;
+   */
+  sanitize?: SanitizeOptions | undefined;
 };
 
 /**
@@ -294,6 +305,42 @@ export type GuardResponse = Message$1<"parapet.v1.GuardResponse"> & {
    * @generated from field: parapet.v1.GuardResponseMetadata metadata = 5;
    */
   metadata?: GuardResponseMetadata | undefined;
+
+  /**
+   * Extension (docs/sanitize.md#the-answer): the request's messages, in order
+   * and with the same fields, with every flagged span replaced by a typed
+   * placeholder such as [EMAIL_1]; only text (content, text parts, strings
+   * inside tool-call arguments) changes. Set only when the request asked for
+   * `sanitize`; on the REST paths left out otherwise, so the Lakera-compatible
+   * answer is unchanged.
+   *
+   * @generated from field: repeated parapet.v1.Message sanitized_messages = 6;
+   */
+  sanitizedMessages: Message[];
+
+  /**
+   * Extension: spans replaced, counted once per occurrence; set exactly when
+   * the request asked for `sanitize`.
+   *
+   * @generated from field: optional int32 sanitized_spans = 7;
+   */
+  sanitizedSpans?: number | undefined;
+
+  /**
+   * Extension, reversible sanitize only: the vault entry holding the
+   * placeholders' originals, for RestoreText.
+   *
+   * @generated from field: optional string vault_id = 8;
+   */
+  vaultId?: string | undefined;
+
+  /**
+   * Extension, reversible sanitize only: when the vault entry expires;
+   * RestoreText answers 404 after it.
+   *
+   * @generated from field: google.protobuf.Timestamp vault_expires_at = 9;
+   */
+  vaultExpiresAt?: Timestamp | undefined;
 };
 
 /**
@@ -302,6 +349,95 @@ export type GuardResponse = Message$1<"parapet.v1.GuardResponse"> & {
  */
 export const GuardResponseSchema: GenMessage<GuardResponse> = /*@__PURE__*/
   messageDesc(file_parapet_v1_guard, 7);
+
+/**
+ * SanitizeOptions asks for a sanitized copy of the conversation (docs/sanitize.md#modes).
+ *
+ * @generated from message parapet.v1.SanitizeOptions
+ */
+export type SanitizeOptions = Message$1<"parapet.v1.SanitizeOptions"> & {
+  /**
+   * "mask": placeholders only; "reversible": the mapping is also kept in an
+   * encrypted vault entry for RestoreText.
+   *
+   * @generated from field: string mode = 1;
+   */
+  mode: string;
+
+  /**
+   * Also replace custom-guardrail and override_deny spans ([CUSTOM_1], ...);
+   * by default only PII spans are replaced.
+   *
+   * @generated from field: bool include_custom = 2;
+   */
+  includeCustom: boolean;
+};
+
+/**
+ * Describes the message parapet.v1.SanitizeOptions.
+ * Use `create(SanitizeOptionsSchema)` to create a new message.
+ */
+export const SanitizeOptionsSchema: GenMessage<SanitizeOptions> = /*@__PURE__*/
+  messageDesc(file_parapet_v1_guard, 8);
+
+/**
+ * @generated from message parapet.v1.RestoreTextRequest
+ */
+export type RestoreTextRequest = Message$1<"parapet.v1.RestoreTextRequest"> & {
+  /**
+   * The `vault_id` of a reversible sanitize answer.
+   *
+   * @generated from field: string vault_id = 1;
+   */
+  vaultId: string;
+
+  /**
+   * Text holding placeholders, typically the model's answer.
+   *
+   * @generated from field: string text = 2;
+   */
+  text: string;
+};
+
+/**
+ * Describes the message parapet.v1.RestoreTextRequest.
+ * Use `create(RestoreTextRequestSchema)` to create a new message.
+ */
+export const RestoreTextRequestSchema: GenMessage<RestoreTextRequest> = /*@__PURE__*/
+  messageDesc(file_parapet_v1_guard, 9);
+
+/**
+ * @generated from message parapet.v1.RestoreTextResponse
+ */
+export type RestoreTextResponse = Message$1<"parapet.v1.RestoreTextResponse"> & {
+  /**
+   * `text` with every placeholder of the vault entry replaced by its original.
+   *
+   * @generated from field: string text = 1;
+   */
+  text: string;
+
+  /**
+   * Placeholders replaced, counted once per occurrence.
+   *
+   * @generated from field: int32 restored = 2;
+   */
+  restored: number;
+
+  /**
+   * Placeholder-shaped tokens left as they were: not in this vault entry.
+   *
+   * @generated from field: int32 unknown = 3;
+   */
+  unknown: number;
+};
+
+/**
+ * Describes the message parapet.v1.RestoreTextResponse.
+ * Use `create(RestoreTextResponseSchema)` to create a new message.
+ */
+export const RestoreTextResponseSchema: GenMessage<RestoreTextResponse> = /*@__PURE__*/
+  messageDesc(file_parapet_v1_guard, 10);
 
 /**
  * PayloadItem is a matched span: [start, end) in Unicode code points of the
@@ -346,7 +482,7 @@ export type PayloadItem = Message$1<"parapet.v1.PayloadItem"> & {
  * Use `create(PayloadItemSchema)` to create a new message.
  */
 export const PayloadItemSchema: GenMessage<PayloadItem> = /*@__PURE__*/
-  messageDesc(file_parapet_v1_guard, 8);
+  messageDesc(file_parapet_v1_guard, 11);
 
 /**
  * @generated from message parapet.v1.BreakdownItem
@@ -395,7 +531,7 @@ export type BreakdownItem = Message$1<"parapet.v1.BreakdownItem"> & {
  * Use `create(BreakdownItemSchema)` to create a new message.
  */
 export const BreakdownItemSchema: GenMessage<BreakdownItem> = /*@__PURE__*/
-  messageDesc(file_parapet_v1_guard, 9);
+  messageDesc(file_parapet_v1_guard, 12);
 
 /**
  * @generated from message parapet.v1.DevInfo
@@ -435,7 +571,7 @@ export type DevInfo = Message$1<"parapet.v1.DevInfo"> & {
  * Use `create(DevInfoSchema)` to create a new message.
  */
 export const DevInfoSchema: GenMessage<DevInfo> = /*@__PURE__*/
-  messageDesc(file_parapet_v1_guard, 10);
+  messageDesc(file_parapet_v1_guard, 13);
 
 /**
  * @generated from message parapet.v1.GuardResponseMetadata
@@ -454,7 +590,7 @@ export type GuardResponseMetadata = Message$1<"parapet.v1.GuardResponseMetadata"
  * Use `create(GuardResponseMetadataSchema)` to create a new message.
  */
 export const GuardResponseMetadataSchema: GenMessage<GuardResponseMetadata> = /*@__PURE__*/
-  messageDesc(file_parapet_v1_guard, 11);
+  messageDesc(file_parapet_v1_guard, 14);
 
 /**
  * @generated from message parapet.v1.GuardResultsRequest
@@ -484,6 +620,22 @@ export type GuardResultsRequest = Message$1<"parapet.v1.GuardResultsRequest"> & 
    * @generated from field: bool dev_info = 5;
    */
   devInfo: boolean;
+
+  /**
+   * Extension: as on GuardRequest (docs/sanitize.md).
+   *
+   * @generated from field: parapet.v1.SanitizeOptions sanitize = 6;
+   */
+  sanitize?: SanitizeOptions | undefined;
+
+  /**
+   * Extension: screen with this policy of the caller's organization instead
+   * of a project's, to try a policy before any project uses it (the console's
+   * playground; docs/api.md#detailed-results). Not together with project_id.
+   *
+   * @generated from field: optional string policy_id = 7;
+   */
+  policyId?: string | undefined;
 };
 
 /**
@@ -491,7 +643,7 @@ export type GuardResultsRequest = Message$1<"parapet.v1.GuardResultsRequest"> & 
  * Use `create(GuardResultsRequestSchema)` to create a new message.
  */
 export const GuardResultsRequestSchema: GenMessage<GuardResultsRequest> = /*@__PURE__*/
-  messageDesc(file_parapet_v1_guard, 12);
+  messageDesc(file_parapet_v1_guard, 15);
 
 /**
  * @generated from message parapet.v1.GuardResultsResponse
@@ -511,6 +663,35 @@ export type GuardResultsResponse = Message$1<"parapet.v1.GuardResultsResponse"> 
    * @generated from field: parapet.v1.DevInfo dev_info = 3;
    */
   devInfo?: DevInfo | undefined;
+
+  /**
+   * Extension: as on GuardResponse, set only when the request asked for
+   * `sanitize` (docs/sanitize.md#the-answer).
+   *
+   * @generated from field: repeated parapet.v1.Message sanitized_messages = 4;
+   */
+  sanitizedMessages: Message[];
+
+  /**
+   * Extension: as on GuardResponse, spans replaced.
+   *
+   * @generated from field: optional int32 sanitized_spans = 5;
+   */
+  sanitizedSpans?: number | undefined;
+
+  /**
+   * Extension: as on GuardResponse, reversible sanitize only.
+   *
+   * @generated from field: optional string vault_id = 6;
+   */
+  vaultId?: string | undefined;
+
+  /**
+   * Extension: as on GuardResponse, reversible sanitize only.
+   *
+   * @generated from field: google.protobuf.Timestamp vault_expires_at = 7;
+   */
+  vaultExpiresAt?: Timestamp | undefined;
 };
 
 /**
@@ -518,7 +699,7 @@ export type GuardResultsResponse = Message$1<"parapet.v1.GuardResultsResponse"> 
  * Use `create(GuardResultsResponseSchema)` to create a new message.
  */
 export const GuardResultsResponseSchema: GenMessage<GuardResultsResponse> = /*@__PURE__*/
-  messageDesc(file_parapet_v1_guard, 13);
+  messageDesc(file_parapet_v1_guard, 16);
 
 /**
  * ResultItem is a detector's confidence level for one message (docs/api.md#detailed-results).
@@ -567,7 +748,7 @@ export type ResultItem = Message$1<"parapet.v1.ResultItem"> & {
  * Use `create(ResultItemSchema)` to create a new message.
  */
 export const ResultItemSchema: GenMessage<ResultItem> = /*@__PURE__*/
-  messageDesc(file_parapet_v1_guard, 14);
+  messageDesc(file_parapet_v1_guard, 17);
 
 /**
  * @generated from message parapet.v1.ToolResultItem
@@ -614,7 +795,7 @@ export type ToolResultItem = Message$1<"parapet.v1.ToolResultItem"> & {
  * Use `create(ToolResultItemSchema)` to create a new message.
  */
 export const ToolResultItemSchema: GenMessage<ToolResultItem> = /*@__PURE__*/
-  messageDesc(file_parapet_v1_guard, 15);
+  messageDesc(file_parapet_v1_guard, 18);
 
 /**
  * @generated from message parapet.v1.ToolsResult
@@ -636,7 +817,7 @@ export type ToolsResult = Message$1<"parapet.v1.ToolsResult"> & {
  * Use `create(ToolsResultSchema)` to create a new message.
  */
 export const ToolsResultSchema: GenMessage<ToolsResult> = /*@__PURE__*/
-  messageDesc(file_parapet_v1_guard, 16);
+  messageDesc(file_parapet_v1_guard, 19);
 
 /**
  * @generated from message parapet.v1.PolicyHealthRequest
@@ -655,7 +836,7 @@ export type PolicyHealthRequest = Message$1<"parapet.v1.PolicyHealthRequest"> & 
  * Use `create(PolicyHealthRequestSchema)` to create a new message.
  */
 export const PolicyHealthRequestSchema: GenMessage<PolicyHealthRequest> = /*@__PURE__*/
-  messageDesc(file_parapet_v1_guard, 17);
+  messageDesc(file_parapet_v1_guard, 20);
 
 /**
  * @generated from message parapet.v1.PolicyHealthResponse
@@ -689,7 +870,7 @@ export type PolicyHealthResponse = Message$1<"parapet.v1.PolicyHealthResponse"> 
  * Use `create(PolicyHealthResponseSchema)` to create a new message.
  */
 export const PolicyHealthResponseSchema: GenMessage<PolicyHealthResponse> = /*@__PURE__*/
-  messageDesc(file_parapet_v1_guard, 18);
+  messageDesc(file_parapet_v1_guard, 21);
 
 /**
  * @generated from message parapet.v1.Lint
@@ -711,7 +892,7 @@ export type Lint = Message$1<"parapet.v1.Lint"> & {
  * Use `create(LintSchema)` to create a new message.
  */
 export const LintSchema: GenMessage<Lint> = /*@__PURE__*/
-  messageDesc(file_parapet_v1_guard, 19);
+  messageDesc(file_parapet_v1_guard, 22);
 
 /**
  * @generated from message parapet.v1.LintError
@@ -735,7 +916,267 @@ export type LintError = Message$1<"parapet.v1.LintError"> & {
  * Use `create(LintErrorSchema)` to create a new message.
  */
 export const LintErrorSchema: GenMessage<LintError> = /*@__PURE__*/
-  messageDesc(file_parapet_v1_guard, 20);
+  messageDesc(file_parapet_v1_guard, 23);
+
+/**
+ * GuardStreamRequest is one message of a GuardStream call: `open` first, then
+ * any number of `delta`, then `close` (docs/streaming.md#protocol).
+ *
+ * @generated from message parapet.v1.GuardStreamRequest
+ */
+export type GuardStreamRequest = Message$1<"parapet.v1.GuardStreamRequest"> & {
+  /**
+   * @generated from oneof parapet.v1.GuardStreamRequest.kind
+   */
+  kind: {
+    /**
+     * @generated from field: parapet.v1.GuardStreamOpen open = 1;
+     */
+    value: GuardStreamOpen;
+    case: "open";
+  } | {
+    /**
+     * @generated from field: parapet.v1.GuardStreamDelta delta = 2;
+     */
+    value: GuardStreamDelta;
+    case: "delta";
+  } | {
+    /**
+     * @generated from field: parapet.v1.GuardStreamClose close = 3;
+     */
+    value: GuardStreamClose;
+    case: "close";
+  } | { case: undefined; value?: undefined };
+};
+
+/**
+ * Describes the message parapet.v1.GuardStreamRequest.
+ * Use `create(GuardStreamRequestSchema)` to create a new message.
+ */
+export const GuardStreamRequestSchema: GenMessage<GuardStreamRequest> = /*@__PURE__*/
+  messageDesc(file_parapet_v1_guard, 24);
+
+/**
+ * GuardStreamOpen opens a stream: the conversation so far, as on Guard, and
+ * the role of the message that streams, appended after `messages`.
+ *
+ * @generated from message parapet.v1.GuardStreamOpen
+ */
+export type GuardStreamOpen = Message$1<"parapet.v1.GuardStreamOpen"> & {
+  /**
+   * @generated from field: repeated parapet.v1.Message messages = 1;
+   */
+  messages: Message[];
+
+  /**
+   * @generated from field: optional string project_id = 2;
+   */
+  projectId?: string | undefined;
+
+  /**
+   * @generated from field: google.protobuf.Struct metadata = 3;
+   */
+  metadata?: JsonObject | undefined;
+
+  /**
+   * @generated from field: bool payload = 4;
+   */
+  payload: boolean;
+
+  /**
+   * @generated from field: bool breakdown = 5;
+   */
+  breakdown: boolean;
+
+  /**
+   * Role of the streamed message; empty means "assistant" (a model's answer).
+   *
+   * @generated from field: string role = 6;
+   */
+  role: string;
+};
+
+/**
+ * Describes the message parapet.v1.GuardStreamOpen.
+ * Use `create(GuardStreamOpenSchema)` to create a new message.
+ */
+export const GuardStreamOpenSchema: GenMessage<GuardStreamOpen> = /*@__PURE__*/
+  messageDesc(file_parapet_v1_guard, 25);
+
+/**
+ * @generated from message parapet.v1.GuardStreamDelta
+ */
+export type GuardStreamDelta = Message$1<"parapet.v1.GuardStreamDelta"> & {
+  /**
+   * The next piece of the streamed message's text.
+   *
+   * @generated from field: string text = 1;
+   */
+  text: string;
+};
+
+/**
+ * Describes the message parapet.v1.GuardStreamDelta.
+ * Use `create(GuardStreamDeltaSchema)` to create a new message.
+ */
+export const GuardStreamDeltaSchema: GenMessage<GuardStreamDelta> = /*@__PURE__*/
+  messageDesc(file_parapet_v1_guard, 26);
+
+/**
+ * @generated from message parapet.v1.GuardStreamClose
+ */
+export type GuardStreamClose = Message$1<"parapet.v1.GuardStreamClose"> & {
+};
+
+/**
+ * Describes the message parapet.v1.GuardStreamClose.
+ * Use `create(GuardStreamCloseSchema)` to create a new message.
+ */
+export const GuardStreamCloseSchema: GenMessage<GuardStreamClose> = /*@__PURE__*/
+  messageDesc(file_parapet_v1_guard, 27);
+
+/**
+ * @generated from message parapet.v1.AppendGuardStreamRequest
+ */
+export type AppendGuardStreamRequest = Message$1<"parapet.v1.AppendGuardStreamRequest"> & {
+  /**
+   * @generated from field: string stream_id = 1;
+   */
+  streamId: string;
+
+  /**
+   * @generated from field: string text = 2;
+   */
+  text: string;
+
+  /**
+   * Code points of the message before this delta, as the client counts them:
+   * a retried delta whose first attempt did arrive is refused (409) instead of
+   * appended twice. Absent: not checked.
+   *
+   * @generated from field: optional int32 offset = 3;
+   */
+  offset?: number | undefined;
+};
+
+/**
+ * Describes the message parapet.v1.AppendGuardStreamRequest.
+ * Use `create(AppendGuardStreamRequestSchema)` to create a new message.
+ */
+export const AppendGuardStreamRequestSchema: GenMessage<AppendGuardStreamRequest> = /*@__PURE__*/
+  messageDesc(file_parapet_v1_guard, 28);
+
+/**
+ * @generated from message parapet.v1.CloseGuardStreamRequest
+ */
+export type CloseGuardStreamRequest = Message$1<"parapet.v1.CloseGuardStreamRequest"> & {
+  /**
+   * @generated from field: string stream_id = 1;
+   */
+  streamId: string;
+};
+
+/**
+ * Describes the message parapet.v1.CloseGuardStreamRequest.
+ * Use `create(CloseGuardStreamRequestSchema)` to create a new message.
+ */
+export const CloseGuardStreamRequestSchema: GenMessage<CloseGuardStreamRequest> = /*@__PURE__*/
+  messageDesc(file_parapet_v1_guard, 29);
+
+/**
+ * GuardStreamVerdict answers each message of a stream (docs/streaming.md#verdicts).
+ * Offsets and spans are Unicode code points of the streamed message's text.
+ *
+ * @generated from message parapet.v1.GuardStreamVerdict
+ */
+export type GuardStreamVerdict = Message$1<"parapet.v1.GuardStreamVerdict"> & {
+  /**
+   * REST sessions: the session id; GuardStream: empty.
+   *
+   * @generated from field: string stream_id = 1;
+   */
+  streamId: string;
+
+  /**
+   * Index of the streamed message in the conversation (payload and breakdown
+   * message_id): the number of messages the stream was opened with.
+   *
+   * @generated from field: int32 message_id = 2;
+   */
+  messageId: number;
+
+  /**
+   * Code points of the streamed message received so far.
+   *
+   * @generated from field: int32 received = 3;
+   */
+  received: number;
+
+  /**
+   * The text before this offset is released: every detection in it has been
+   * reported, and no span that could still grow crosses it. Never decreases.
+   *
+   * @generated from field: int32 released_offset = 4;
+   */
+  releasedOffset: number;
+
+  /**
+   * New detections in this verdict: `breakdown` and `payload` list them.
+   *
+   * @generated from field: bool detected = 5;
+   */
+  detected: boolean;
+
+  /**
+   * As Guard's `flagged`, over everything screened so far: something was
+   * detected and the project is in enforce mode. Stays true once true.
+   *
+   * @generated from field: bool flagged = 6;
+   */
+  flagged: boolean;
+
+  /**
+   * The server takes no more deltas (flagged in enforce mode); close the stream.
+   *
+   * @generated from field: bool stop = 7;
+   */
+  stop: boolean;
+
+  /**
+   * The final verdict: the stream is closed and logged.
+   *
+   * @generated from field: bool closed = 8;
+   */
+  closed: boolean;
+
+  /**
+   * Spans of the new detections (when the stream asked for payload).
+   *
+   * @generated from field: repeated parapet.v1.PayloadItem payload = 9;
+   */
+  payload: PayloadItem[];
+
+  /**
+   * The detectors that fired for the first time (when the stream asked for breakdown).
+   *
+   * @generated from field: repeated parapet.v1.BreakdownItem breakdown = 10;
+   */
+  breakdown: BreakdownItem[];
+
+  /**
+   * The request log's id; set on the final verdict.
+   *
+   * @generated from field: parapet.v1.GuardResponseMetadata metadata = 11;
+   */
+  metadata?: GuardResponseMetadata | undefined;
+};
+
+/**
+ * Describes the message parapet.v1.GuardStreamVerdict.
+ * Use `create(GuardStreamVerdictSchema)` to create a new message.
+ */
+export const GuardStreamVerdictSchema: GenMessage<GuardStreamVerdict> = /*@__PURE__*/
+  messageDesc(file_parapet_v1_guard, 30);
 
 /**
  * The screening interface (docs/api.md#screening): detailed results and policy health, plus the
@@ -767,6 +1208,17 @@ export const GuardService: GenService<{
     output: typeof GuardResultsResponseSchema;
   },
   /**
+   * Puts the original values back in place of the placeholders of a reversible
+   * sanitization's vault entry (extension, docs/sanitize.md#restore).
+   *
+   * @generated from rpc parapet.v1.GuardService.RestoreText
+   */
+  restoreText: {
+    methodKind: "unary";
+    input: typeof RestoreTextRequestSchema;
+    output: typeof RestoreTextResponseSchema;
+  },
+  /**
    * Whether a project's policy configuration is valid (docs/api.md#policy-health).
    *
    * @generated from rpc parapet.v1.GuardService.CheckPolicyHealth
@@ -775,6 +1227,49 @@ export const GuardService: GenService<{
     methodKind: "unary";
     input: typeof PolicyHealthRequestSchema;
     output: typeof PolicyHealthResponseSchema;
+  },
+  /**
+   * Screens a message while it streams (extension, docs/streaming.md): an open
+   * message, text deltas, a close; one verdict per message received. Logged
+   * once, at close, as Guard logs.
+   *
+   * @generated from rpc parapet.v1.GuardService.GuardStream
+   */
+  guardStream: {
+    methodKind: "bidi_streaming";
+    input: typeof GuardStreamRequestSchema;
+    output: typeof GuardStreamVerdictSchema;
+  },
+  /**
+   * GuardStream as REST calls, for clients without HTTP/2 (docs/streaming.md#rest-sessions):
+   * opens a session and answers its id with the first verdict.
+   *
+   * @generated from rpc parapet.v1.GuardService.OpenGuardStream
+   */
+  openGuardStream: {
+    methodKind: "unary";
+    input: typeof GuardStreamOpenSchema;
+    output: typeof GuardStreamVerdictSchema;
+  },
+  /**
+   * Appends a delta to a REST session.
+   *
+   * @generated from rpc parapet.v1.GuardService.AppendGuardStream
+   */
+  appendGuardStream: {
+    methodKind: "unary";
+    input: typeof AppendGuardStreamRequestSchema;
+    output: typeof GuardStreamVerdictSchema;
+  },
+  /**
+   * Closes a REST session: the final verdict and the request log.
+   *
+   * @generated from rpc parapet.v1.GuardService.CloseGuardStream
+   */
+  closeGuardStream: {
+    methodKind: "unary";
+    input: typeof CloseGuardStreamRequestSchema;
+    output: typeof GuardStreamVerdictSchema;
   },
 }> = /*@__PURE__*/
   serviceDesc(file_parapet_v1_guard, 0);

@@ -11,7 +11,7 @@ import { file_google_protobuf_descriptor } from "@bufbuild/protobuf/wkt";
  * Describes the file parapet/v1/options.proto.
  */
 export const file_parapet_v1_options: GenFile = /*@__PURE__*/
-  fileDesc("ChhwYXJhcGV0L3YxL29wdGlvbnMucHJvdG8SCnBhcmFwZXQudjE6OwoIbnVsbGFibGUSHS5nb29nbGUucHJvdG9idWYuRmllbGRPcHRpb25zGNGGAyABKAhSCG51bGxhYmxlYgZwcm90bzM", [file_google_protobuf_descriptor]);
+  fileDesc("ChhwYXJhcGV0L3YxL29wdGlvbnMucHJvdG8SCnBhcmFwZXQudjE6OwoIbnVsbGFibGUSHS5nb29nbGUucHJvdG9idWYuRmllbGRPcHRpb25zGNGGAyABKAhSCG51bGxhYmxlOj4KCm9taXRfZW1wdHkSHS5nb29nbGUucHJvdG9idWYuRmllbGRPcHRpb25zGNKGAyABKAhSCW9taXRFbXB0eWIGcHJvdG8z", [file_google_protobuf_descriptor]);
 
 /**
  * docs/api.md shows this field as "... or null": on the REST paths an unset
@@ -21,4 +21,14 @@ export const file_parapet_v1_options: GenFile = /*@__PURE__*/
  */
 export const nullable: GenExtension<FieldOptions, boolean> = /*@__PURE__*/
   extDesc(file_parapet_v1_options, 0);
+
+/**
+ * Repeated and map fields only: on the REST paths an empty value is left
+ * out instead of written as [] or {}, for fields that extend an answer
+ * whose documented shape must not change when they are not asked for.
+ *
+ * @generated from extension: bool omit_empty = 50002;
+ */
+export const omit_empty: GenExtension<FieldOptions, boolean> = /*@__PURE__*/
+  extDesc(file_parapet_v1_options, 1);
 

@@ -3,13 +3,13 @@ import type { Interceptor } from "@connectrpc/connect";
 import { accessOf } from "../../auth/access.js";
 import type { ApiKeys } from "../../auth/api-keys.js";
 import { AuthFailureLimiter } from "../../auth/auth-failures.js";
-import type { RateLimiter } from "../../auth/rate-limit.js";
+import type { RequestRateLimit } from "../../auth/rate-limit.js";
 import { clientAddressHeader, principalKey } from "../context.js";
 import { ApiError } from "../errors.js";
 
 const bearer = /^Bearer\s+(\S+)\s*$/i;
 
-export function authInterceptor(keys: ApiKeys, limiter?: RateLimiter, failures?: AuthFailureLimiter): Interceptor {
+export function authInterceptor(keys: ApiKeys, limiter?: RequestRateLimit, failures?: AuthFailureLimiter): Interceptor {
   return (next) => async (req) => {
     const access = accessOf(req.method);
     if (access.audience === "public") return next(req);
@@ -38,9 +38,9 @@ export function authInterceptor(keys: ApiKeys, limiter?: RateLimiter, failures?:
       throw new ApiError("forbidden", "the management interface takes a platform key, not a screening key");
     }
     if (access.write && key.scope === "read-only") {
-      throw new ApiError("forbidden", "this API key is read-only and the endpoint writes");
+      throw new ApiError("forbidden", "this endpoint needs a read-write platform key (scope read-write); this key is read-only");
     }
-    const wait = limiter?.take(key._id) ?? 0;
+    const wait = (await limiter?.take(key._id)) ?? 0;
     if (wait > 0) {
       throw new ApiError("rate_limited", `rate limit exceeded for this API key; retry in ${wait} s`, { "retry-after": String(wait) });
     }

@@ -1,15 +1,19 @@
 // JSON rendering rules of the REST paths (docs/decisions.md#rest-json): the API's
 // snake_case names, required fields always present ([] / false / 0 / ""), and
 // JSON null for fields documented as "... or null" (proto option
-// parapet.v1.nullable), which proto3 JSON would otherwise omit.
+// parapet.v1.nullable), which proto3 JSON would otherwise omit, and no key at
+// all for empty extension lists (parapet.v1.omit_empty), which an answer
+// written with every implicit field would otherwise gain.
 import { getOption, toJson, type DescMessage, type JsonValue, type MessageShape } from "@bufbuild/protobuf";
-import { nullable } from "../../../gen/parapet/v1/options_pb.js";
+import { nullable, omit_empty } from "../../../gen/parapet/v1/options_pb.js";
 
 type JsonObject = { [k: string]: JsonValue };
 
 interface Shape {
   /** Fields written as null when unset or empty. */
   nullable: string[];
+  /** Repeated and map fields left out when empty. */
+  omitEmpty: string[];
   /** Message-typed fields to descend into (well-known types render as scalars and are skipped). */
   nested: { name: string; kind: "list" | "message" | "map"; desc: DescMessage }[];
 }
@@ -21,9 +25,10 @@ const shapes = new WeakMap<DescMessage, Shape>();
 function shapeOf(desc: DescMessage): Shape {
   let shape = shapes.get(desc);
   if (!shape) {
-    shape = { nullable: [], nested: [] };
+    shape = { nullable: [], omitEmpty: [], nested: [] };
     for (const field of desc.fields) {
       if (getOption(field, nullable)) shape.nullable.push(field.name);
+      if ((field.fieldKind === "list" || field.fieldKind === "map") && getOption(field, omit_empty)) shape.omitEmpty.push(field.name);
       if (field.message && !field.message.typeName.startsWith("google.protobuf.")) {
         shape.nested.push({ name: field.name, kind: field.fieldKind as "list" | "message" | "map", desc: field.message });
       }
@@ -33,25 +38,66 @@ function shapeOf(desc: DescMessage): Shape {
   return shape;
 }
 
-function addNulls(desc: DescMessage, json: JsonObject): void {
+/** Applies the nullable and omit_empty options to `json`, written by toJson from a `desc`, and to everything in it. */
+function applyPresence(desc: DescMessage, json: JsonObject): void {
   const shape = shapeOf(desc);
   for (const key of shape.nullable) {
     const value = json[key];
     if (value === undefined || (Array.isArray(value) && value.length === 0)) json[key] = null;
   }
+  for (const key of shape.omitEmpty) {
+    const value = json[key];
+    if (Array.isArray(value) ? value.length === 0 : value !== null && typeof value === "object" && Object.keys(value).length === 0) delete json[key];
+  }
   for (const { name, kind, desc: child } of shape.nested) {
     const value = json[name];
     if (value === undefined || value === null) continue;
-    if (kind === "list") for (const item of value as JsonObject[]) addNulls(child, item);
-    else if (kind === "message") addNulls(child, value as JsonObject);
-    else for (const item of Object.values(value as JsonObject)) addNulls(child, item as JsonObject);
+    if (kind === "list") for (const item of value as JsonObject[]) applyPresence(child, item);
+    else if (kind === "message") applyPresence(child, value as JsonObject);
+    else for (const item of Object.values(value as JsonObject)) applyPresence(child, item as JsonObject);
   }
 }
 
 export function renderJson<D extends DescMessage>(desc: D, message: MessageShape<D>): JsonValue {
   const json = toJson(desc, message, { useProtoFieldName: true, alwaysEmitImplicit: true }) as JsonObject;
-  addNulls(desc, json);
+  applyPresence(desc, json);
+  if (carriesMessages(desc)) lowerContentParts(desc, json);
   return json;
+}
+
+const carries = new WeakMap<DescMessage, boolean>();
+
+/** Whether chat messages (a type with `content_parts`) occur in `desc`'s answers: only then is the JSON walked again. */
+function carriesMessages(desc: DescMessage, visiting = new Set<DescMessage>()): boolean {
+  const known = carries.get(desc);
+  if (known !== undefined) return known;
+  if (visiting.has(desc)) return false;
+  visiting.add(desc);
+  const found = desc.fields.some((f) => f.name === "content_parts") || shapeOf(desc).nested.some((n) => n.kind !== "map" && carriesMessages(n.desc, visiting));
+  visiting.delete(desc);
+  carries.set(desc, found);
+  return found;
+}
+
+/**
+ * Chat messages in answers (the sanitized conversation, docs/sanitize.md) in the shape
+ * clients sent them, the inverse of liftContentParts: content parts as a `content`
+ * array, and no empty `tool_calls`, which chat-completions APIs refuse.
+ */
+function lowerContentParts(desc: DescMessage, json: JsonObject): void {
+  if (desc.fields.some((f) => f.name === "content_parts")) {
+    const parts = json.content_parts;
+    delete json.content_parts;
+    if (Array.isArray(parts) && parts.length > 0) json.content = parts;
+    if (Array.isArray(json.tool_calls) && json.tool_calls.length === 0) delete json.tool_calls;
+    return;
+  }
+  for (const { name, kind, desc: child } of shapeOf(desc).nested) {
+    const value = json[name];
+    if (kind === "map" || value === undefined || value === null || !carriesMessages(child)) continue;
+    if (kind === "list") for (const item of value as JsonObject[]) lowerContentParts(child, item);
+    else lowerContentParts(child, value as JsonObject);
+  }
 }
 
 type ContentPartJson = { type: string; text?: string };

@@ -76,6 +76,12 @@ const crossFieldRules: CrossFieldRules = {
   [CreateApiKeyRequestSchema.typeName]: (r: CreateApiKeyRequest) => apiKeyRequestViolations(r),
 };
 
+/** The vault and its settings, for sanitize, RestoreText and streams that restore (docs/sanitize.md). */
+function sanitizeSettings(repos: Repositories, config: Config) {
+  // A restored text may be several times its request (originals are longer than placeholders), within bounds.
+  return { vault: repos.vault, vaultTtlSeconds: config.vaultTtlSeconds, maxRestoredChars: 4 * config.maxBodyBytes };
+}
+
 function services(config: Config, repos: Repositories, metrics: Metrics, pool: ScreeningPool | undefined): ServiceImpls {
   const { orgs, policies, projects, guardrails, logs, rollups } = repos;
   const guardrailLocations = async (orgId: string, ids: string[]) => new Map((await guardrails.many(orgId, ids)).map((g) => [g._id, g.locations]));
@@ -100,8 +106,7 @@ function services(config: Config, repos: Repositories, metrics: Metrics, pool: S
       workerThresholdChars: config.workerThresholdChars,
       requestTimeoutMs: config.requestTimeoutMs,
       build: { gitRevision: config.gitRevision, gitTimestamp: config.gitTimestamp },
-      // A restored text may be several times its request (originals are longer than placeholders), within bounds.
-      sanitize: { vault: repos.vault, vaultTtlSeconds: config.vaultTtlSeconds, maxRestoredChars: 4 * config.maxBodyBytes },
+      sanitize: sanitizeSettings(repos, config),
     }),
     logs: logService({ orgs, logs }),
     analytics: analyticsService({ orgs, rollups }),
@@ -161,6 +166,7 @@ export async function startApp(config: Config, log: Logger = createLogger(config
       limits: config.streams,
       metrics,
       log,
+      sanitize: { orgs: repos.orgs, ...sanitizeSettings(repos, config) },
     });
     impls.guard = { ...impls.guard, ...streams.handlers };
     closers.push(() => streams.close());

@@ -76,13 +76,20 @@ export async function sanitizeAnswer(deps: SanitizeDeps, orgId: string, options:
   return { fields, messages: result.messages };
 }
 
+/** The placeholders of a vault entry of `orgId`, for restoring; the contract's errors when there is none to use. */
+export async function vaultMapping(deps: SanitizeDeps, orgId: string, vaultId: string): Promise<Map<string, string>> {
+  if (!deps.vault.enabled) throw new ApiError("feature_disabled", noKey);
+  const map = await deps.vault.get(orgId, vaultId);
+  // Unknown, expired and another organization's entries answer alike: an id reveals nothing about other tenants.
+  if (!map) throw new ApiError("not_found", `vault entry '${vaultId}' not found: unknown, expired, or of another organization`);
+  return map;
+}
+
 export function restoreTextHandler(deps: SanitizeDeps) {
   return async function restoreText(req: RestoreTextRequest, ctx: HandlerContext): Promise<MessageInitShape<typeof RestoreTextResponseSchema>> {
     if (!deps.vault.enabled) throw new ApiError("feature_disabled", noKey);
     const org = await callerOrg(ctx, deps.orgs);
-    const map = await deps.vault.get(org._id, req.vaultId);
-    // Unknown, expired and another organization's entries answer alike: an id reveals nothing about other tenants.
-    if (!map) throw new ApiError("not_found", `vault entry '${req.vaultId}' not found: unknown, expired, or of another organization`);
+    const map = await vaultMapping(deps, org._id, req.vaultId);
     try {
       return restorePlaceholders(req.text, map, { maxLength: deps.maxRestoredChars });
     } catch (err) {

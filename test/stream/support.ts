@@ -23,6 +23,9 @@ export interface V {
   payload: { start: number; end: number; text: string; detector_type: string; message_id: number }[];
   breakdown: { detector_type: string; detected: boolean; message_id: number }[];
   request_uuid?: string;
+  /** With restore_vault_id: absent otherwise. */
+  restored_text?: string;
+  restored_offset?: number;
 }
 
 /** An error as the tests compare it: the identifier of the contract and, on REST, the HTTP status. */
@@ -60,6 +63,8 @@ function fromRpc(v: any): V {
     payload: v.payload.map((p: any) => ({ start: p.start, end: p.end, text: p.text, detector_type: p.detectorType, message_id: p.messageId })),
     breakdown: v.breakdown.map((b: any) => ({ detector_type: b.detectorType, detected: b.detected, message_id: b.messageId })),
     request_uuid: v.metadata?.requestUuid,
+    restored_text: v.restoredText,
+    restored_offset: v.restoredOffset,
   };
 }
 
@@ -76,6 +81,8 @@ function fromRest(b: any): V {
     payload: (b.payload ?? []).map((p: any) => ({ ...p, message_id: p.message_id ?? 0 })),
     breakdown: (b.breakdown ?? []).map((x: any) => ({ detector_type: x.detector_type, detected: x.detected ?? false, message_id: x.message_id ?? 0 })),
     request_uuid: b.metadata?.request_uuid,
+    restored_text: b.restored_text,
+    restored_offset: b.restored_offset,
   };
 }
 

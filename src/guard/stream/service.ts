@@ -31,6 +31,9 @@ import { StreamCapacity } from "./capacity.js";
 import { streamTuning, type StreamLimits, type StreamTuning } from "./limits.js";
 import { isTextModel, noScreening, StreamSession, type Verdict } from "./session.js";
 import type { Window } from "./text-window.js";
+import { vaultMapping, type SanitizeDeps } from "../../sanitize/service.js";
+import { RestoredTooLongError } from "../../sanitize/placeholders.js";
+import { StreamRestorer } from "../../sanitize/stream-restorer.js";
 
 export interface GuardStreamDeps {
   orgs: Organizations;
@@ -49,6 +52,8 @@ export interface GuardStreamDeps {
   limits: StreamLimits;
   metrics?: Metrics;
   log?: { warn(obj: object, msg: string): void };
+  /** The vault, for streams that restore a reversible sanitization on the fly. */
+  sanitize?: SanitizeDeps;
 }
 
 export type GuardStreamMethod = "guardStream" | "openGuardStream" | "appendGuardStream" | "closeGuardStream";
@@ -66,6 +71,8 @@ export interface GuardStreams {
 /** A session and the place it holds. */
 interface Open {
   session: StreamSession;
+  /** With restore_vault_id: the released text, placeholders restored. */
+  restorer?: StreamRestorer;
   release: () => void;
   instructions: readonly string[];
   /** The text model pass running now, if any. */
@@ -208,11 +215,31 @@ export function guardStreams(deps: GuardStreamDeps): GuardStreams {
         },
         tuning,
       );
-      return { session, release, instructions };
+      const restorer = req.restoreVaultId === undefined ? undefined : await restorerOf(org._id, req.restoreVaultId);
+      return { session, release, instructions, restorer };
     } catch (err) {
       release();
       throw err;
     }
+  }
+
+  async function restorerOf(orgId: string, vaultId: string): Promise<StreamRestorer> {
+    if (!deps.sanitize) throw new ApiError("feature_disabled", "restoring placeholders is not available on this server");
+    const map = await stepDeadline(deps.requestTimeoutMs, () => vaultMapping(deps.sanitize!, orgId, vaultId));
+    return new StreamRestorer(map, deps.sanitize.maxRestoredChars);
+  }
+
+  /** The verdict with the text it released restored, when the stream restores (everything when `final`). */
+  function restored(o: Open, verdict: Verdict, final = false): Verdict {
+    if (!o.restorer) return verdict;
+    let piece;
+    try {
+      piece = o.restorer.release(verdict.releasedOffset, final);
+    } catch (err) {
+      if (err instanceof RestoredTooLongError) throw new ApiError("payload_too_large", err.message);
+      throw err;
+    }
+    return { ...verdict, restoredText: piece.text, restoredOffset: piece.offset };
   }
 
   async function delta(o: Open, text: string): Promise<Verdict> {
@@ -232,11 +259,12 @@ export function guardStreams(deps: GuardStreamDeps): GuardStreams {
     if (refused === "too_many_deltas") throw new ApiError("payload_too_large", `a stream may send at most ${tuning.maxDeltas} deltas`);
     if (refused === "too_long") throw new ApiError("payload_too_large", `a stream's text may be at most ${tuning.maxTextBytes} bytes (UTF-8), the request body limit`);
     const window = session.append(text);
-    if (text === "") return session.deltaVerdict(window, noScreening);
+    o.restorer?.append(text);
+    if (text === "") return restored(o, session.deltaVerdict(window, noScreening));
     const screening = await screenParts(session.setup.orgId, session.setup.resolved, [partOf(o, window)], "exact");
     // The text models trail by at most a bounded backlog: past it, this delta waits for them.
     if (session.modelBacklog > tuning.modelMaxBacklog) await catchUpModels(o);
-    const verdict = session.deltaVerdict(window, screening);
+    const verdict = restored(o, session.deltaVerdict(window, screening));
     scheduleModels(o);
     return verdict;
   }
@@ -263,7 +291,8 @@ export function guardStreams(deps: GuardStreamDeps): GuardStreams {
   async function closeStream(o: Open, requestUuid: string): Promise<Verdict> {
     o.session.finished = true;
     await catchUpModels(o);
-    const verdict = o.session.closeVerdict(requestUuid);
+    // A stopped stream keeps its unreleased text back from the restored answer too.
+    const verdict = restored(o, o.session.closeVerdict(requestUuid), !o.session.stopped);
     await finish(o, requestUuid);
     o.release();
     return verdict;
@@ -355,7 +384,7 @@ export function guardStreams(deps: GuardStreamDeps): GuardStreams {
             validateOpen(m.kind.value);
             const req = m.kind.value;
             o = await stepDeadline(deps.requestTimeoutMs, () => open(ctx, req));
-            yield o.session.openVerdict();
+            yield restored(o, o.session.openVerdict());
           } else if (m.kind.case === "delta" || m.kind.case === "close") {
             if (!o) throw new ApiError("bad_request", "the first message of a stream must be `open`");
             if (m.kind.case === "close") {
@@ -381,7 +410,7 @@ export function guardStreams(deps: GuardStreamDeps): GuardStreams {
       const s: RestSession = { id, orgId: o.session.setup.orgId, open: o, timer: setTimeout(() => {}, 0), chain: Promise.resolve() };
       rest.set(id, s);
       touch(s);
-      return { ...o.session.openVerdict(), streamId: id };
+      return { ...restored(o, o.session.openVerdict()), streamId: id };
     },
 
     async appendGuardStream(req, ctx) {

@@ -27,6 +27,9 @@ export interface Verdict {
   payload: PayloadInit[];
   breakdown: BreakdownInit[];
   metadata?: { requestUuid: string };
+  /** With restore_vault_id (docs/sanitize.md#streaming). */
+  restoredText?: string;
+  restoredOffset?: number;
 }
 
 export interface StreamSetup {

@@ -1,5 +1,5 @@
-// Shared pieces: loading / error / empty states, the async-call hook, and the
-// span highlighter used by the playground.
+// Shared pieces: loading / error / empty states, tables, the async-call hook,
+// and the span highlighter used by the playground and the log detail.
 import type { ComponentChildren } from "preact";
 import { useCallback, useEffect, useRef, useState } from "preact/hooks";
 import { problemOf, type Problem } from "./api.js";
@@ -23,6 +23,27 @@ export function ErrorBox({ problem }: { problem: Problem }) {
 
 export function Empty({ children }: { children: ComponentChildren }) {
   return <p class="empty">{children}</p>;
+}
+
+/** A table that scrolls sideways on a narrow window; `children` are its body rows. */
+export function Table({ columns, caption, children }: { columns: string[]; caption?: string; children: ComponentChildren }) {
+  return (
+    <div class="table-wrap">
+      <table>
+        {caption && <caption class="visually-hidden">{caption}</caption>}
+        <thead>
+          <tr>
+            {columns.map((c) => (
+              <th scope="col" key={c}>
+                {c}
+              </th>
+            ))}
+          </tr>
+        </thead>
+        <tbody>{children}</tbody>
+      </table>
+    </div>
+  );
 }
 
 export function Badge({ type, children }: { type: string; children?: ComponentChildren }) {

@@ -2,7 +2,7 @@
 import { useState } from "preact/hooks";
 import { problemOf, type Problem } from "../api.js";
 import type { PageProps } from "../main.js";
-import { Empty, ErrorBox, Loading, shortTime, useAsync } from "../ui.js";
+import { Empty, ErrorBox, Loading, Table, shortTime, useAsync } from "../ui.js";
 
 const when = (t?: { seconds: bigint }) => (t ? shortTime(new Date(Number(t.seconds) * 1000).toISOString()) : "—");
 
@@ -87,44 +87,30 @@ export function KeysPage({ api, readOnly }: PageProps) {
       {keys.problem && <ErrorBox problem={keys.problem} />}
       {keys.data && keys.data.apiKeys.length === 0 && <Empty>No keys.</Empty>}
       {keys.data && keys.data.apiKeys.length > 0 && (
-        <div class="table-wrap">
-          <table>
-            <thead>
-              <tr>
-                <th scope="col">Key</th>
-                <th scope="col">Kind</th>
-                <th scope="col">Scope</th>
-                <th scope="col">Created</th>
-                <th scope="col">Last used</th>
-                <th scope="col">Status</th>
-              </tr>
-            </thead>
-            <tbody>
-              {keys.data.apiKeys.map((k) => (
-                <tr key={k.id}>
-                  <th scope="row">
-                    <code>{k.prefix}…</code> <span class="muted">{k.id}</span>
-                  </th>
-                  <td>{k.kind}</td>
-                  <td>{k.scope ?? "—"}</td>
-                  <td>{when(k.createdAt)}</td>
-                  <td>{when(k.lastUsedAt)}</td>
-                  <td>
-                    {k.revokedAt ? (
-                      `revoked ${when(k.revokedAt)}`
-                    ) : readOnly ? (
-                      "active"
-                    ) : (
-                      <button type="button" class="danger" onClick={() => revoke(k.id)}>
-                        Revoke
-                      </button>
-                    )}
-                  </td>
-                </tr>
-              ))}
-            </tbody>
-          </table>
-        </div>
+        <Table columns={["Key", "Kind", "Scope", "Created", "Last used", "Status"]}>
+          {keys.data.apiKeys.map((k) => (
+            <tr key={k.id}>
+              <th scope="row">
+                <code>{k.prefix}…</code> <span class="muted">{k.id}</span>
+              </th>
+              <td>{k.kind}</td>
+              <td>{k.scope ?? "—"}</td>
+              <td>{when(k.createdAt)}</td>
+              <td>{when(k.lastUsedAt)}</td>
+              <td>
+                {k.revokedAt ? (
+                  `revoked ${when(k.revokedAt)}`
+                ) : readOnly ? (
+                  "active"
+                ) : (
+                  <button type="button" class="danger" onClick={() => revoke(k.id)}>
+                    Revoke
+                  </button>
+                )}
+              </td>
+            </tr>
+          ))}
+        </Table>
       )}
     </section>
   );

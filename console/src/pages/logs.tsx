@@ -4,7 +4,7 @@ import { useState } from "preact/hooks";
 import type { GuardLog, MsgResult } from "../../../gen/parapet/v1/logs_pb.js";
 import { colourOf, logFamilies } from "../catalogue.js";
 import type { PageProps } from "../main.js";
-import { Badge, Empty, ErrorBox, Highlighted, Loading, shortTime, useAsync, type Span } from "../ui.js";
+import { Badge, Empty, ErrorBox, Highlighted, Loading, Table, shortTime, type Span, useAsync } from "../ui.js";
 import { openInPlayground } from "./playground.js";
 
 const windows: { id: string; label: string; ms: number }[] = [
@@ -111,37 +111,23 @@ export function LogsPage({ api }: PageProps) {
       {logs.problem && <ErrorBox problem={logs.problem} />}
       {logs.data && logs.data.logs.length === 0 && <Empty>No logged requests match these filters.</Empty>}
       {logs.data && logs.data.logs.length > 0 && (
-        <div class="table-wrap">
-          <table>
-            <caption class="visually-hidden">Logged requests, oldest first</caption>
-            <thead>
-              <tr>
-                <th scope="col">Time</th>
-                <th scope="col">Project</th>
-                <th scope="col">Decision</th>
-                <th scope="col">Detectors</th>
-                <th scope="col">Conversation</th>
-              </tr>
-            </thead>
-            <tbody>
-              {logs.data.logs.map((l) => (
-                <tr key={l.requestUuid}>
-                  <td>
-                    <a href={logHref(l)}>{shortTime(l.timestamp)}</a>
-                  </td>
-                  <td>{l.projectId}</td>
-                  <td>{l.flagged ? <strong class="flagged">Flagged</strong> : l.results.length > 0 ? "Detected" : "Passed"}</td>
-                  <td>
-                    {l.results.map((r) => (
-                      <Badge key={r.detectorType} type={r.detectorType} />
-                    ))}
-                  </td>
-                  <td class="snippet">{snippet(l)}</td>
-                </tr>
-              ))}
-            </tbody>
-          </table>
-        </div>
+        <Table columns={["Time", "Project", "Decision", "Detectors", "Conversation"]} caption="Logged requests, oldest first">
+          {logs.data.logs.map((l) => (
+            <tr key={l.requestUuid}>
+              <td>
+                <a href={logHref(l)}>{shortTime(l.timestamp)}</a>
+              </td>
+              <td>{l.projectId}</td>
+              <td>{l.flagged ? <strong class="flagged">Flagged</strong> : l.results.length > 0 ? "Detected" : "Passed"}</td>
+              <td>
+                {l.results.map((r) => (
+                  <Badge key={r.detectorType} type={r.detectorType} />
+                ))}
+              </td>
+              <td class="snippet">{snippet(l)}</td>
+            </tr>
+          ))}
+        </Table>
       )}
       {logs.data && (
         <nav class="pager" aria-label="Pages">

@@ -7,7 +7,7 @@ import type { MessageSchema } from "../../../gen/parapet/v1/guard_pb.js";
 import { screeningGuard, screeningKey } from "../api.js";
 import { isFlagLevel } from "../catalogue.js";
 import type { PageProps } from "../main.js";
-import { Badge, Empty, ErrorBox, Highlighted, Loading, useAsync, useDebounced } from "../ui.js";
+import { Badge, Empty, ErrorBox, Highlighted, Loading, Table, useAsync, useDebounced } from "../ui.js";
 
 const handoffItem = "parapet.console.playground";
 
@@ -235,26 +235,15 @@ export function PlaygroundPage({ api }: PageProps) {
           {results.length > 0 && (
             <details>
               <summary>Every detector's result ({results.length})</summary>
-              <div class="table-wrap">
-                <table>
-                  <thead>
-                    <tr>
-                      <th scope="col">Detector</th>
-                      <th scope="col">Message</th>
-                      <th scope="col">Result</th>
-                    </tr>
-                  </thead>
-                  <tbody>
-                    {results.map((r, i) => (
-                      <tr key={i}>
-                        <td>{r.detectorId}</td>
-                        <td>{r.messageId}</td>
-                        <td>{r.result}</td>
-                      </tr>
-                    ))}
-                  </tbody>
-                </table>
-              </div>
+              <Table columns={["Detector", "Message", "Result"]}>
+                {results.map((r, i) => (
+                  <tr key={i}>
+                    <td>{r.detectorId}</td>
+                    <td>{r.messageId}</td>
+                    <td>{r.result}</td>
+                  </tr>
+                ))}
+              </Table>
             </details>
           )}
         </aside>

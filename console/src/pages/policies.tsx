@@ -8,7 +8,7 @@ import type { PreviewPolicyImpactResponse } from "../../../gen/parapet/v1/policy
 import { problemOf, type Api, type Problem } from "../api.js";
 import { detectorCatalogue, locations, thresholds } from "../catalogue.js";
 import type { PageProps } from "../main.js";
-import { Badge, Empty, ErrorBox, Loading, shortTime, useAsync, useDebounced } from "../ui.js";
+import { Badge, Empty, ErrorBox, Loading, Table, shortTime, useAsync, useDebounced } from "../ui.js";
 import { logHref } from "./logs.js";
 
 interface PolicyDraft {
@@ -45,34 +45,20 @@ export function PoliciesPage({ api, readOnly }: PageProps) {
       {list.problem && <ErrorBox problem={list.problem} />}
       {list.data && list.data.policies.length === 0 && <Empty>No policies yet: projects use the default policy (every detector, most sensitive threshold).</Empty>}
       {list.data && list.data.policies.length > 0 && (
-        <div class="table-wrap">
-          <table>
-            <thead>
-              <tr>
-                <th scope="col">Name</th>
-                <th scope="col">Version</th>
-                <th scope="col">Threshold</th>
-                <th scope="col">Detectors</th>
-                <th scope="col">Projects</th>
-                <th scope="col">Updated</th>
-              </tr>
-            </thead>
-            <tbody>
-              {list.data.policies.map((p) => (
-                <tr key={p.policyId}>
-                  <td>
-                    <a href={`#/policies/${encodeURIComponent(p.policyId)}`}>{p.name}</a>
-                  </td>
-                  <td>v{p.versionId}</td>
-                  <td>{p.defaultThreshold}</td>
-                  <td>{p.detectors.length}</td>
-                  <td>{p.projects.map((x) => x.name).join(", ") || "—"}</td>
-                  <td>{p.updatedAt ? shortTime(new Date(Number(p.updatedAt.seconds) * 1000).toISOString()) : "—"}</td>
-                </tr>
-              ))}
-            </tbody>
-          </table>
-        </div>
+        <Table columns={["Name", "Version", "Threshold", "Detectors", "Projects", "Updated"]}>
+          {list.data.policies.map((p) => (
+            <tr key={p.policyId}>
+              <td>
+                <a href={`#/policies/${encodeURIComponent(p.policyId)}`}>{p.name}</a>
+              </td>
+              <td>v{p.versionId}</td>
+              <td>{p.defaultThreshold}</td>
+              <td>{p.detectors.length}</td>
+              <td>{p.projects.map((x) => x.name).join(", ") || "—"}</td>
+              <td>{p.updatedAt ? shortTime(new Date(Number(p.updatedAt.seconds) * 1000).toISOString()) : "—"}</td>
+            </tr>
+          ))}
+        </Table>
       )}
     </section>
   );
@@ -289,36 +275,24 @@ function ImpactPanel({ api, draft }: { api: Api; draft: PolicyDraft }) {
               <p class="impact-summary">
                 Of the last {result.evaluated} requests, <strong>{result.detectedThen}</strong> had a detection then and <strong>{result.detectedNow}</strong> would now.
               </p>
-              <div class="table-wrap">
-                <table>
-                  <thead>
-                    <tr>
-                      <th scope="col">Detector</th>
-                      <th scope="col">Then</th>
-                      <th scope="col">Now</th>
-                      <th scope="col">Change</th>
-                    </tr>
-                  </thead>
-                  <tbody>
-                    <tr>
-                      <th scope="row">All detectors</th>
-                      <td>{result.detectedThen}</td>
-                      <td>{result.detectedNow}</td>
-                      <td>{fmtDelta(result.detectedNow - result.detectedThen)}</td>
-                    </tr>
-                    {result.detectors.map((d) => (
-                      <tr key={d.detectorType}>
-                        <th scope="row">
-                          <Badge type={d.detectorType} />
-                        </th>
-                        <td>{d.countThen}</td>
-                        <td>{d.countNow}</td>
-                        <td>{fmtDelta(d.countNow - d.countThen)}</td>
-                      </tr>
-                    ))}
-                  </tbody>
-                </table>
-              </div>
+              <Table columns={["Detector", "Then", "Now", "Change"]}>
+                <tr>
+                  <th scope="row">All detectors</th>
+                  <td>{result.detectedThen}</td>
+                  <td>{result.detectedNow}</td>
+                  <td>{fmtDelta(result.detectedNow - result.detectedThen)}</td>
+                </tr>
+                {result.detectors.map((d) => (
+                  <tr key={d.detectorType}>
+                    <th scope="row">
+                      <Badge type={d.detectorType} />
+                    </th>
+                    <td>{d.countThen}</td>
+                    <td>{d.countNow}</td>
+                    <td>{fmtDelta(d.countNow - d.countThen)}</td>
+                  </tr>
+                ))}
+              </Table>
               <h3>Requests that change ({result.changes.length})</h3>
               {result.changes.length === 0 ? (
                 <Empty>No request would change.</Empty>

@@ -3,7 +3,7 @@ import { useState } from "preact/hooks";
 import type { Project } from "../../../gen/parapet/v1/projects_pb.js";
 import { problemOf, type Problem } from "../api.js";
 import type { PageProps } from "../main.js";
-import { Empty, ErrorBox, Loading, useAsync } from "../ui.js";
+import { Empty, ErrorBox, Loading, Table, useAsync } from "../ui.js";
 
 export function ProjectsPage({ api, readOnly }: PageProps) {
   const projects = useAsync(() => api.projects.listProjects({ limit: 1000 }), []);
@@ -60,54 +60,42 @@ export function ProjectsPage({ api, readOnly }: PageProps) {
       {projects.problem && <ErrorBox problem={projects.problem} />}
       {projects.data && projects.data.projects.length === 0 && <Empty>No projects.</Empty>}
       {projects.data && projects.data.projects.length > 0 && (
-        <div class="table-wrap">
-          <table>
-            <thead>
-              <tr>
-                <th scope="col">Name</th>
-                <th scope="col">Id</th>
-                <th scope="col">Policy</th>
-                <th scope="col">Mode</th>
-              </tr>
-            </thead>
-            <tbody>
-              {projects.data.projects.map((p) => (
-                <tr key={p.id}>
-                  <th scope="row">{p.name}</th>
-                  <td>
-                    <code>{p.id}</code>
-                  </td>
-                  <td>
-                    <select
-                      aria-label={`Policy of ${p.name}`}
-                      disabled={readOnly || busy}
-                      value={p.policyId ?? ""}
-                      onChange={(e) => update(p, { policyId: e.currentTarget.value || undefined })}
-                    >
-                      <option value="">Default policy</option>
-                      {policies.data?.policies.map((x) => (
-                        <option key={x.policyId} value={x.policyId}>
-                          {x.name}
-                        </option>
-                      ))}
-                    </select>
-                  </td>
-                  <td>
-                    <select
-                      aria-label={`Mode of ${p.name}`}
-                      disabled={readOnly || busy}
-                      value={p.action ?? "detect"}
-                      onChange={(e) => update(p, { action: e.currentTarget.value })}
-                    >
-                      <option value="detect">detect (log only)</option>
-                      <option value="enforce">enforce (flag)</option>
-                    </select>
-                  </td>
-                </tr>
-              ))}
-            </tbody>
-          </table>
-        </div>
+        <Table columns={["Name", "Id", "Policy", "Mode"]}>
+          {projects.data.projects.map((p) => (
+            <tr key={p.id}>
+              <th scope="row">{p.name}</th>
+              <td>
+                <code>{p.id}</code>
+              </td>
+              <td>
+                <select
+                  aria-label={`Policy of ${p.name}`}
+                  disabled={readOnly || busy}
+                  value={p.policyId ?? ""}
+                  onChange={(e) => update(p, { policyId: e.currentTarget.value || undefined })}
+                >
+                  <option value="">Default policy</option>
+                  {policies.data?.policies.map((x) => (
+                    <option key={x.policyId} value={x.policyId}>
+                      {x.name}
+                    </option>
+                  ))}
+                </select>
+              </td>
+              <td>
+                <select
+                  aria-label={`Mode of ${p.name}`}
+                  disabled={readOnly || busy}
+                  value={p.action ?? "detect"}
+                  onChange={(e) => update(p, { action: e.currentTarget.value })}
+                >
+                  <option value="detect">detect (log only)</option>
+                  <option value="enforce">enforce (flag)</option>
+                </select>
+              </td>
+            </tr>
+          ))}
+        </Table>
       )}
     </section>
   );

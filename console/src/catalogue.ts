@@ -1,8 +1,10 @@
 // The words of the policy API (docs/api.md#detectors): detector types, their
-// usual locations, thresholds and the logs filter families.
-export const thresholds = ["l1_confident", "l2_very_likely", "l3_likely", "l4_less_likely"];
+// usual locations, thresholds and the logs filter families. Thresholds,
+// locations and filters are the server's own lists (a module without imports,
+// bundled into the console as is).
+import { locations, logFilters, thresholds } from "../../src/screening/vocabulary.js";
 
-export const locations = ["user::content", "assistant::content", "assistant::tool_call", "tool::content", "tool_definition::content"];
+export { locations, thresholds };
 
 const content = ["user::content", "assistant::content"];
 const toolCall = ["assistant::tool_call"];
@@ -32,18 +34,8 @@ export const detectorCatalogue: { type: string; family: string; defaults: string
   { type: "tool_access_control", family: "Agent tools", defaults: toolCall },
 ];
 
-/** The logs endpoint's detector_types filter values. */
-export const logFamilies = [
-  "prompt_attack",
-  "data_leakage",
-  "content_violation",
-  "unknown_links",
-  "deny_listed",
-  "tool_access_control",
-  "dangerous_deviation",
-  "custom_guardrail",
-  "no_detections",
-];
+/** The logs endpoint's detector_types filter values with a detector in this build (audio_prompt_attack matches nothing). */
+export const logFamilies = logFilters.filter((f) => f !== "audio_prompt_attack");
 
 /** A stable colour slot per detector family, for highlights and badges. */
 export function colourOf(detectorType: string): number {
@@ -57,5 +49,5 @@ export function colourOf(detectorType: string): number {
 
 /** Levels some policy threshold flags at (l5_unlikely and no_level never flag). */
 export function isFlagLevel(level: string | undefined): boolean {
-  return level !== undefined && thresholds.includes(level);
+  return level !== undefined && (thresholds as readonly string[]).includes(level);
 }

@@ -64,11 +64,25 @@ export function PoliciesPage({ api, readOnly }: PageProps) {
   );
 }
 
-function lines(v: string): string[] {
-  return v
-    .split("\n")
-    .map((s) => s.trim())
-    .filter(Boolean);
+/** A detector setting that is a list of strings, edited as a textarea of one entry per line. */
+function ListSetting({ label, value, onChange }: { label: string; value: string[] | undefined; onChange: (v: string[]) => void }) {
+  return (
+    <label class="setting">
+      {label} (one per line)
+      <textarea
+        rows={2}
+        value={(value ?? []).join("\n")}
+        onInput={(e) =>
+          onChange(
+            e.currentTarget.value
+              .split("\n")
+              .map((s) => s.trim())
+              .filter(Boolean),
+          )
+        }
+      />
+    </label>
+  );
 }
 
 /** The detector catalogue: one row per type, a checkbox per location, settings for the types that take them. */
@@ -121,24 +135,10 @@ function DetectorEditor({ draft, setDraft, disabled }: { draft: PolicyDraft; set
                   <th scope="row">
                     <Badge type={c.type} />
                     {cur.length > 0 && c.type === "unknown_links" && (
-                      <label class="setting">
-                        Allowed domains (one per line)
-                        <textarea
-                          rows={2}
-                          value={(cur[0].allowedDomains ?? []).join("\n")}
-                          onInput={(e) => setting(c.type, { allowedDomains: lines(e.currentTarget.value) })}
-                        />
-                      </label>
+                      <ListSetting label="Allowed domains" value={cur[0].allowedDomains} onChange={(v) => setting(c.type, { allowedDomains: v })} />
                     )}
                     {cur.length > 0 && c.type.startsWith("override_") && (
-                      <label class="setting">
-                        Phrases (one per line)
-                        <textarea
-                          rows={2}
-                          value={(cur[0].overrideList ?? []).join("\n")}
-                          onInput={(e) => setting(c.type, { overrideList: lines(e.currentTarget.value) })}
-                        />
-                      </label>
+                      <ListSetting label="Phrases" value={cur[0].overrideList} onChange={(v) => setting(c.type, { overrideList: v })} />
                     )}
                     {cur.length > 0 && c.type === "tool_access_control" && (
                       <>
@@ -149,14 +149,7 @@ function DetectorEditor({ draft, setDraft, disabled }: { draft: PolicyDraft; set
                             <option value="allow">allow only the listed tools</option>
                           </select>
                         </label>
-                        <label class="setting">
-                          Tools (one per line)
-                          <textarea
-                            rows={2}
-                            value={(cur[0].toolAccessList ?? []).join("\n")}
-                            onInput={(e) => setting(c.type, { toolAccessList: lines(e.currentTarget.value) })}
-                          />
-                        </label>
+                        <ListSetting label="Tools" value={cur[0].toolAccessList} onChange={(v) => setting(c.type, { toolAccessList: v })} />
                       </>
                     )}
                   </th>

@@ -12,7 +12,8 @@ import type { CustomGuardrails } from "../custom-guardrails/repository.js";
 import { GuardrailCache } from "./resolve.js";
 import type { GuardLogs, StoredLog, StoredLogMessage } from "../logs/repository.js";
 import type { Projects } from "../projects/repository.js";
-import { DeadlineExceededError, GuardrailLimitError, screen, type Screening } from "../screening/engine.js";
+import { screen, type Screening } from "../screening/engine.js";
+import { apiErrorOf } from "./request-screener.js";
 import { partsOf, type Part } from "../screening/parts.js";
 import { detectFnOf } from "../screening/registry.js";
 import { policyInputOf } from "../policies/convert.js";
@@ -91,10 +92,7 @@ export function impactPreview(deps: ImpactPreviewDeps): Pick<ServiceImpl<typeof 
           await deps.prepare?.(parts);
           screening = screen(policy, guardrails, parts, detectFnOf, { deadline });
         } catch (err) {
-          if (err instanceof DeadlineExceededError)
-            throw new ApiError("timeout", `the preview did not complete within the request deadline; ask for fewer requests (limit)`);
-          if (err instanceof GuardrailLimitError) throw new ApiError("payload_too_large", err.message);
-          throw err;
+          throw apiErrorOf(err, "the preview did not complete within the request deadline; ask for fewer requests (limit)");
         }
         const firedNow = firedOf(screening);
         if (log.detected) detectedThen++;

@@ -15,14 +15,14 @@ import type { Metrics } from "../observability/metrics.js";
 import type { Policies } from "../policies/repository.js";
 import type { Projects } from "../projects/repository.js";
 import { checkSanitizeRequest, restoreTextHandler, sanitizeAnswer, type SanitizeDeps } from "../sanitize/service.js";
-import { DeadlineExceededError, GuardrailLimitError, screen, type Screening } from "../screening/engine.js";
-import { detectFnOf } from "../screening/registry.js";
+import type { Screening } from "../screening/engine.js";
 import { partsOf, skippedPartNotes, type Part } from "../screening/parts.js";
 import { reportsPayload } from "../screening/registry.js";
 import { buildInfo, type BuildInfo } from "./build-info.js";
 import { lintPolicy } from "./lint.js";
 import { logOf } from "./log-entry.js";
-import { GuardrailCache, resolvePolicy, resolvePolicyById } from "./resolve.js";
+import { RequestScreener } from "./request-screener.js";
+import { resolvePolicy, resolvePolicyById } from "./resolve.js";
 import type { ScreeningPool } from "./worker-pool.js";
 import type { GuardStreamMethod } from "./stream/service.js";
 
@@ -63,7 +63,7 @@ function devInfo(deps: GuardServiceDeps, screening: Screening, messages: readonl
 
 // GuardStream and its REST calls are served by stream/service.ts.
 export function guardService(deps: GuardServiceDeps): Omit<ServiceImpl<typeof GuardService>, GuardStreamMethod> {
-  const cache = new GuardrailCache();
+  const screener = new RequestScreener(deps);
   const sanitizeDeps: SanitizeDeps = { ...deps.sanitize, orgs: deps.orgs };
 
   /** `screenWith`: a project id (or none: the default project), or `{ policyId }` for detailed results' extension. */
@@ -76,24 +76,11 @@ export function guardService(deps: GuardServiceDeps): Omit<ServiceImpl<typeof Gu
     const resolved = typeof screenWith === "object" ? await resolvePolicyById(deps, org, screenWith.policyId) : await resolvePolicy(deps, org, screenWith);
     const policy = { id: resolved.policy._id, threshold: resolved.policy.default_threshold, detectors: resolved.policy.detectors };
     const parts = partsOf(messages, tools);
-    const chars = parts.reduce((n, p) => n + p.text.length, 0);
     // The server's timeout, or the client's own deadline (gRPC, Connect) when it is sooner.
     const clientMs = ctx.timeoutMs();
     const deadline = Math.min(started + (deps.requestTimeoutMs ?? 30_000), clientMs !== undefined ? Date.now() + clientMs : Infinity);
-    let screening: Screening;
     const screeningStarted = performance.now();
-    try {
-      if (deps.pool && chars >= deps.workerThresholdChars) {
-        screening = await deps.pool.run(policy, resolved.guardrails, parts, org._id, deadline);
-      } else {
-        await deps.prepare?.(parts);
-        screening = screen(policy, cache.active(resolved.guardrails), parts, detectFnOf, { deadline });
-      }
-    } catch (err) {
-      if (err instanceof DeadlineExceededError) throw new ApiError("timeout", `the request did not complete within its deadline`);
-      if (err instanceof GuardrailLimitError) throw new ApiError("payload_too_large", err.message);
-      throw err;
-    }
+    const screening = await screener.screen(policy, resolved.guardrails, parts, org._id, deadline);
     return { org, resolved, screening, screeningMs: performance.now() - screeningStarted };
   }
 

@@ -19,13 +19,13 @@ import type { GuardLogs } from "../../logs/repository.js";
 import type { Metrics } from "../../observability/metrics.js";
 import type { Policies } from "../../policies/repository.js";
 import type { Projects } from "../../projects/repository.js";
-import { DeadlineExceededError, GuardrailLimitError, screen, type Screening } from "../../screening/engine.js";
+import type { Screening } from "../../screening/engine.js";
 import { contentText, partsOf, type Part } from "../../screening/parts.js";
-import { detectFnOf } from "../../screening/registry.js";
 import type { Location } from "../../screening/vocabulary.js";
 import { withoutStorageDeadline, withStorageDeadline } from "../../storage/deadline.js";
 import { logOf } from "../log-entry.js";
-import { GuardrailCache, resolvePolicy, type Resolved } from "../resolve.js";
+import { RequestScreener } from "../request-screener.js";
+import { resolvePolicy, type Resolved } from "../resolve.js";
 import type { ScreeningPool } from "../worker-pool.js";
 import { StreamCapacity } from "./capacity.js";
 import { streamTuning, type StreamLimits, type StreamTuning } from "./limits.js";
@@ -98,7 +98,7 @@ function stepDeadline<R>(ms: number, fn: () => Promise<R>): Promise<R> {
 }
 
 export function guardStreams(deps: GuardStreamDeps): GuardStreams {
-  const cache = new GuardrailCache();
+  const screener = new RequestScreener(deps);
   const validator = createValidator();
   const capacity = new StreamCapacity(deps.limits.maxPerOrg, deps.limits.maxTotal, Math.max(1, Math.ceil(deps.limits.idleMs / 1000)));
   const tuning: StreamTuning = { ...streamTuning, maxDeltas: deps.limits.maxDeltas, maxTextBytes: deps.maxBodyBytes };
@@ -114,18 +114,7 @@ export function guardStreams(deps: GuardStreamDeps): GuardStreams {
     const detectors = which === "all" ? resolved.policy.detectors : resolved.policy.detectors.filter((d) => isTextModel(d.type) === (which === "models"));
     const guardrails = which === "models" ? [] : resolved.guardrails;
     const policy = { id: resolved.policy._id, threshold: resolved.policy.default_threshold, detectors };
-    const deadline = Date.now() + deps.requestTimeoutMs;
-    let chars = 0;
-    for (const p of parts) chars += p.text.length;
-    try {
-      if (deps.pool && (pooled || chars >= deps.workerThresholdChars)) return await deps.pool.run(policy, guardrails, parts, orgId, deadline);
-      await deps.prepare?.(parts);
-      return screen(policy, cache.active(guardrails), parts, detectFnOf, { deadline });
-    } catch (err) {
-      if (err instanceof DeadlineExceededError) throw new ApiError("timeout", `the request did not complete within its deadline`);
-      if (err instanceof GuardrailLimitError) throw new ApiError("payload_too_large", err.message);
-      throw err;
-    }
+    return screener.screen(policy, guardrails, parts, orgId, Date.now() + deps.requestTimeoutMs, pooled);
   }
 
   function partOf(o: Open, window: Window): Part {

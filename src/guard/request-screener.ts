@@ -1,0 +1,45 @@
+// Screening a request's parts the way every screening call does
+// (docs/decisions.md#worker-threads): small work inline on this thread, large
+// work on a screening worker, and the engine's stops answered as the
+// contract's errors. /v2/guard, /v2/guard/results and GuardStream share it.
+import { ApiError } from "../api/errors.js";
+import type { StoredGuardrail } from "../custom-guardrails/repository.js";
+import { DeadlineExceededError, GuardrailLimitError, screen, type Screening, type ScreeningPolicy } from "../screening/engine.js";
+import type { Part } from "../screening/parts.js";
+import { detectFnOf } from "../screening/registry.js";
+import { GuardrailCache } from "./resolve.js";
+import type { ScreeningPool } from "./worker-pool.js";
+
+export interface ScreenerDeps {
+  /** Worker threads for requests of at least `workerThresholdChars` characters. */
+  pool?: ScreeningPool;
+  workerThresholdChars: number;
+  /** Scores the parts with asynchronous models (ONNX) before the synchronous engine runs. */
+  prepare?: (parts: Part[]) => Promise<void>;
+}
+
+export class RequestScreener {
+  private readonly cache = new GuardrailCache();
+
+  constructor(private readonly deps: ScreenerDeps) {}
+
+  /** `onWorker`: on a worker whatever the size (a stream's text models, run beside its verdicts). */
+  async screen(policy: ScreeningPolicy, guardrails: StoredGuardrail[], parts: Part[], org: string, deadline: number, onWorker = false): Promise<Screening> {
+    let chars = 0;
+    for (const p of parts) chars += p.text.length;
+    try {
+      if (this.deps.pool && (onWorker || chars >= this.deps.workerThresholdChars)) return await this.deps.pool.run(policy, guardrails, parts, org, deadline);
+      await this.deps.prepare?.(parts);
+      return screen(policy, this.cache.active(guardrails), parts, detectFnOf, { deadline });
+    } catch (err) {
+      throw apiErrorOf(err);
+    }
+  }
+}
+
+/** The engine's stops as the contract's errors: past the deadline `timeout`, too many custom-guardrail matches `payload_too_large`. */
+export function apiErrorOf(err: unknown, timeoutMessage = "the request did not complete within its deadline"): unknown {
+  if (err instanceof DeadlineExceededError) return new ApiError("timeout", timeoutMessage);
+  if (err instanceof GuardrailLimitError) return new ApiError("payload_too_large", err.message);
+  return err;
+}

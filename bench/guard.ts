@@ -14,7 +14,8 @@ import { createClient } from "@connectrpc/connect";
 import { createGrpcTransport } from "@connectrpc/connect-node";
 import { GuardService } from "../gen/parapet/v1/guard_pb.js";
 import { conversation } from "./conversation.js";
-import { percentile, startService } from "./service.js";
+import { percentile } from "./percentile.js";
+import { startService } from "./service.js";
 
 const KEY = "psk_bench_key_0000000000000000000000000000";
 const quick = process.argv.includes("--quick");

@@ -1,6 +1,5 @@
 // What the service benchmarks share: the compiled service started as `npm
-// start` runs it, on a free port and a data directory of its own, and the
-// percentile of a sorted list of latencies.
+// start` runs it, on a free port and a data directory of its own.
 import { spawn, type ChildProcess } from "node:child_process";
 import { mkdtemp, rm } from "node:fs/promises";
 import net from "node:net";
@@ -54,9 +53,4 @@ export async function startService(env: Record<string, string>): Promise<BenchSe
   child.kill("SIGKILL");
   await rm(dataDir, { recursive: true, force: true });
   throw new Error("server did not become ready");
-}
-
-/** The p-th percentile (0-100) of ascending `sorted`. */
-export function percentile(sorted: number[], p: number): number {
-  return sorted[Math.min(sorted.length - 1, Math.floor((p / 100) * sorted.length))];
 }

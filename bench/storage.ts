@@ -15,6 +15,7 @@ import path from "node:path";
 import { fileURLToPath } from "node:url";
 import type { Collection, Doc } from "../src/storage/collection.js";
 import { EmbeddedDatabase } from "../src/storage/embedded/engine.js";
+import { percentile } from "./percentile.js";
 
 const ORGS = 20;
 const PROJECTS = 5;
@@ -129,10 +130,6 @@ async function load(dir: string, total: number): Promise<void> {
   setInterval(() => undefined, 1 << 30);
 }
 
-function percentile(sorted: number[], p: number): number {
-  return sorted[Math.min(sorted.length - 1, Math.floor(p * sorted.length))];
-}
-
 /** Child: recover, measure, query, close, reopen. */
 async function recover(dir: string, total: number): Promise<void> {
   const opened = performance.now();
@@ -168,7 +165,7 @@ async function recover(dir: string, total: number): Promise<void> {
     const ms: number[] = [];
     for (let k = 0; k < 200; k++) ms.push(await query(project, flagged, k * 7 + 3));
     ms.sort((a, b) => a - b);
-    timings[name] = { p50: percentile(ms, 0.5), p95: percentile(ms, 0.95) };
+    timings[name] = { p50: percentile(ms, 50), p95: percentile(ms, 95) };
   }
   await db.close();
   const reopened = performance.now();

@@ -12,7 +12,8 @@ import { GuardService, type GuardStreamRequest } from "../gen/parapet/v1/guard_p
 import type { MessageInitShape } from "@bufbuild/protobuf";
 import type { GuardStreamRequestSchema } from "../gen/parapet/v1/guard_pb.js";
 import { conversation } from "./conversation.js";
-import { percentile, startService } from "./service.js";
+import { percentile } from "./percentile.js";
+import { startService } from "./service.js";
 
 const KEY = "psk_bench_key_0000000000000000000000000000";
 const PLATFORM = "ppk_bench_key_0000000000000000000000000000";

@@ -87,7 +87,6 @@ export async function vaultMapping(deps: SanitizeDeps, orgId: string, vaultId: s
 
 export function restoreTextHandler(deps: SanitizeDeps) {
   return async function restoreText(req: RestoreTextRequest, ctx: HandlerContext): Promise<MessageInitShape<typeof RestoreTextResponseSchema>> {
-    if (!deps.vault.enabled) throw new ApiError("feature_disabled", noKey);
     const org = await callerOrg(ctx, deps.orgs);
     const map = await vaultMapping(deps, org._id, req.vaultId);
     try {

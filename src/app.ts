@@ -43,7 +43,7 @@ import { projectFile } from "./paths.js";
 import { openRepositories, type Repositories } from "./repositories.js";
 import { detectorsVersion, loadDetectors, prepareDetectors } from "./screening/registry.js";
 import { createConsoleHandler } from "./server/console.js";
-import { createHttpHandler } from "./server/http-handler.js";
+import { createHttpHandler, type RequestLoad } from "./server/http-handler.js";
 import { listen } from "./server/listener.js";
 import { createRpcHandler } from "./server/rpc-adapter.js";
 import type { ProbeState } from "./server/probes.js";
@@ -82,7 +82,7 @@ function sanitizeSettings(repos: Repositories, config: Config) {
   return { vault: repos.vault, vaultTtlSeconds: config.vaultTtlSeconds, maxRestoredChars: 4 * config.maxBodyBytes };
 }
 
-function services(config: Config, repos: Repositories, metrics: Metrics, pool: ScreeningPool | undefined): ServiceImpls {
+function services(config: Config, repos: Repositories, metrics: Metrics, pool: ScreeningPool | undefined, busy: () => boolean): ServiceImpls {
   const { orgs, policies, projects, guardrails, logs, rollups } = repos;
   const guardrailLocations = async (orgId: string, ids: string[]) => new Map((await guardrails.many(orgId, ids)).map((g) => [g._id, g.locations]));
   return {
@@ -104,6 +104,7 @@ function services(config: Config, repos: Repositories, metrics: Metrics, pool: S
       metrics,
       pool,
       workerThresholdChars: config.workerThresholdChars,
+      busy,
       requestTimeoutMs: config.requestTimeoutMs,
       build: { gitRevision: config.gitRevision, gitTimestamp: config.gitTimestamp },
       sanitize: sanitizeSettings(repos, config),
@@ -153,7 +154,10 @@ export async function startApp(config: Config, log: Logger = createLogger(config
         : undefined;
     closers.push(() => pool?.close());
     await pool?.ready();
-    const impls = services(config, repos, metrics, pool);
+    // Several requests at once: small ones may be screened on a worker with room as well.
+    const load: RequestLoad = { inFlight: 0 };
+    const busy = () => load.inFlight > 1;
+    const impls = services(config, repos, metrics, pool, busy);
     // GuardStream and its REST sessions (docs/streaming.md); open sessions are logged before storage closes.
     const streams = guardStreams({
       ...repos,
@@ -162,6 +166,7 @@ export async function startApp(config: Config, log: Logger = createLogger(config
       maxBodyBytes: config.maxBodyBytes,
       pool,
       workerThresholdChars: config.workerThresholdChars,
+      busy,
       requestTimeoutMs: config.requestTimeoutMs,
       limits: config.streams,
       metrics,
@@ -200,6 +205,7 @@ export async function startApp(config: Config, log: Logger = createLogger(config
         log,
         metrics: config.metrics ? metrics : undefined,
         console: createConsoleHandler(projectFile("dist", "console")),
+        load,
       }),
     });
     probes.started = true;

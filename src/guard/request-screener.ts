@@ -2,8 +2,13 @@
 // (docs/decisions.md#worker-threads): small work inline on this thread, large
 // work on a screening worker, and the engine's stops answered as the
 // contract's errors. /v2/guard, /v2/guard/results and GuardStream share it.
+//
+// Small work goes to a worker too while this thread has other requests to
+// serve and a worker has room: under load both cores screen, while a lone
+// request keeps the lower latency of screening inline.
 import { ApiError } from "../api/errors.js";
 import type { StoredGuardrail } from "../custom-guardrails/repository.js";
+import type { Metrics } from "../observability/metrics.js";
 import { DeadlineExceededError, GuardrailLimitError, screen, type Screening, type ScreeningPolicy } from "../screening/engine.js";
 import type { Part } from "../screening/parts.js";
 import { detectFnOf } from "../screening/registry.js";
@@ -16,6 +21,9 @@ export interface ScreenerDeps {
   workerThresholdChars: number;
   /** Scores the parts with asynchronous models (ONNX) before the synchronous engine runs. */
   prepare?: (parts: Part[]) => Promise<void>;
+  /** True while this thread has requests other than the one asking (the HTTP handler's count). */
+  busy?: () => boolean;
+  metrics?: Metrics;
 }
 
 export class RequestScreener {
@@ -28,7 +36,13 @@ export class RequestScreener {
     let chars = 0;
     for (const p of parts) chars += p.text.length;
     try {
-      if (this.deps.pool && (onWorker || chars >= this.deps.workerThresholdChars)) return await this.deps.pool.run(policy, guardrails, parts, org, deadline);
+      const { pool, metrics } = this.deps;
+      const large = onWorker || chars >= this.deps.workerThresholdChars;
+      if (pool && (large || (this.deps.busy?.() && pool.hasRoom()))) {
+        metrics?.screenings.inc({ thread: "worker" });
+        return await pool.run(policy, guardrails, parts, org, deadline, !large);
+      }
+      metrics?.screenings.inc({ thread: "inline" });
       await this.deps.prepare?.(parts);
       return screen(policy, this.cache.active(guardrails), parts, detectFnOf, { deadline });
     } catch (err) {

@@ -11,39 +11,31 @@ import { callerOrg } from "../api/tenant.js";
 import type { Organizations } from "../auth/organizations.js";
 import type { CustomGuardrails } from "../custom-guardrails/repository.js";
 import type { GuardLogs } from "../logs/repository.js";
-import type { Metrics } from "../observability/metrics.js";
 import type { Policies } from "../policies/repository.js";
 import type { Projects } from "../projects/repository.js";
 import { checkSanitizeRequest, restoreTextHandler, sanitizeAnswer, type SanitizeDeps } from "../sanitize/service.js";
 import type { Screening } from "../screening/engine.js";
-import { partsOf, skippedPartNotes, type Part } from "../screening/parts.js";
+import { partsOf, skippedPartNotes } from "../screening/parts.js";
 import { reportsPayload } from "../screening/registry.js";
 import { buildInfo, type BuildInfo } from "./build-info.js";
 import { lintPolicy } from "./lint.js";
 import { logOf } from "./log-entry.js";
-import { RequestScreener } from "./request-screener.js";
+import { RequestScreener, type ScreenerDeps } from "./request-screener.js";
 import { resolvePolicy, resolvePolicyById } from "./resolve.js";
-import type { ScreeningPool } from "./worker-pool.js";
 import type { GuardStreamMethod } from "./stream/service.js";
 
-export interface GuardServiceDeps {
+export interface GuardServiceDeps extends ScreenerDeps {
   orgs: Organizations;
   policies: Policies;
   projects: Projects;
   guardrails: CustomGuardrails;
   logs: GuardLogs;
   rollups: AnalyticsRollups;
-  /** Asynchronous pre-pass before screening (e.g. ONNX inference); optional. */
-  prepare?: (parts: Part[]) => Promise<void>;
   modelVersion: () => string;
   /** Most messages, and most tool definitions, one request may carry. */
   maxMessages: number;
-  /** Worker threads for requests of at least `workerThresholdChars` characters. */
-  pool?: ScreeningPool;
-  workerThresholdChars: number;
   /** The request deadline: screening stops once it has passed (docs/decisions.md#rate-limits-and-deadlines). */
   requestTimeoutMs?: number;
-  metrics?: Metrics;
   /** dev_info's revision and time when the configuration sets them. */
   build?: Partial<Pick<BuildInfo, "gitRevision" | "gitTimestamp">>;
   /** The vault and its settings, for `sanitize` and RestoreText (docs/sanitize.md). */

@@ -14,6 +14,11 @@
 // - within its deadline: the engine stops between detectors past the deadline,
 //   and a worker still busy a grace period later (one detector call that does
 //   not return) is terminated and replaced, so an overrun frees its CPU.
+//
+// Small requests come here too when the main thread has several at once and a
+// worker has room (request-screener.ts): they are sent ahead to a worker
+// still busy with one job, so the worker starts the next one without waiting
+// for the main thread to take its answer (docs/decisions.md#worker-threads).
 import { Worker } from "node:worker_threads";
 import { ApiError } from "../api/errors.js";
 import type { StoredGuardrail } from "../custom-guardrails/repository.js";
@@ -21,7 +26,7 @@ import type { Metrics } from "../observability/metrics.js";
 import { DeadlineExceededError, GuardrailLimitError, type Screening, type ScreeningPolicy } from "../screening/engine.js";
 import type { Part } from "../screening/parts.js";
 import type { DetectorOptions } from "../screening/registry.js";
-import type { WorkerJob, WorkerReply } from "./worker.js";
+import type { WorkerData, WorkerJob, WorkerReply } from "./worker.js";
 
 // Compiled (dist/, `npm start`) the worker loads its JavaScript directly; from
 // the TypeScript sources (tests, tsx) it first registers tsx's loader.
@@ -43,6 +48,8 @@ export const defaultPoolLimits: PoolLimits = { maxQueue: 256, maxQueuePerOrg: 64
 interface Job {
   id: number;
   org: string;
+  /** Sent only when a worker had room (`hasRoom`): may go ahead to a worker that runs one job already. */
+  extra: boolean;
   message: WorkerJob;
   deadline: number;
   queuedAt: number;
@@ -53,9 +60,25 @@ interface Job {
 interface Slot {
   worker: Worker;
   ready: Promise<void>;
-  running: Job | null;
+  loaded: boolean;
+  /** Jobs sent to the worker and not yet answered here, in the order it runs them. */
+  jobs: Job[];
+  /** Jobs posted to the worker, and (written by the worker as it finishes each) jobs it finished. */
+  sent: number;
+  finished: Int32Array;
   /** Fires when the running job overran its deadline by the grace period. */
   watchdog?: NodeJS.Timeout;
+}
+
+/** Jobs a worker holds at most when extra jobs are sent ahead: the one it runs and those waiting in its port. */
+const WORKER_DEPTH = 2;
+
+/**
+ * Jobs the worker has not finished, from its own count: the main thread reads its answers late
+ * when it is busy, which is when extra jobs are sent, and `jobs` would overstate the backlog.
+ */
+function backlog(slot: Slot): number {
+  return slot.sent - Atomics.load(slot.finished, 0);
 }
 
 /** The 503 an overloaded pool answers; Retry-After in whole seconds. */
@@ -90,16 +113,18 @@ export class ScreeningPool {
   }
 
   private spawn(): Slot {
-    const worker = new Worker(WORKER_ENTRY, { workerData: this.detectorOptions });
+    const finished = new Int32Array(new SharedArrayBuffer(4));
+    const worker = new Worker(WORKER_ENTRY, { workerData: { detectors: this.detectorOptions, finished } satisfies WorkerData });
     let markReady: () => void;
     const ready = new Promise<void>((resolve) => (markReady = resolve));
-    const slot: Slot = { worker, ready, running: null };
+    const slot: Slot = { worker, ready, loaded: false, jobs: [], sent: 0, finished };
     worker.on("message", (m: WorkerReply) => {
       if ("ready" in m) {
+        slot.loaded = true;
         markReady();
         return this.dispatch();
       }
-      const job = slot.running;
+      const job = slot.jobs[0];
       if (!job || job.id !== m.id) return;
       this.finish(slot);
       if ("screening" in m) job.resolve(m.screening);
@@ -110,13 +135,15 @@ export class ScreeningPool {
       this.dispatch();
     });
     const fail = (err: Error) => {
-      const job = slot.running;
+      const job = slot.jobs[0];
       if (job) {
         this.finish(slot);
         job.reject(err);
       }
-      // A crashed worker is replaced so the pool keeps its size.
+      // A crashed worker is replaced so the pool keeps its size; what it had not started runs elsewhere.
+      this.requeue(slot);
       this.replace(slot);
+      this.dispatch();
     };
     worker.on("error", fail);
     worker.on("exit", (code) => {
@@ -131,13 +158,34 @@ export class ScreeningPool {
     this.slots[i] = this.spawn();
   }
 
+  /** The running job of `slot` is done: the next one it holds starts, under its own watchdog. */
   private finish(slot: Slot): void {
-    const job = slot.running!;
+    const job = slot.jobs.shift()!;
     clearTimeout(slot.watchdog);
-    slot.running = null;
+    this.release(job);
+    const next = slot.jobs[0];
+    if (next) this.watch(slot, next);
+  }
+
+  private release(job: Job): void {
     const n = (this.runningByOrg.get(job.org) ?? 1) - 1;
     if (n > 0) this.runningByOrg.set(job.org, n);
     else this.runningByOrg.delete(job.org);
+  }
+
+  private watch(slot: Slot, job: Job): void {
+    slot.watchdog = setTimeout(() => this.overrun(slot, job), Math.max(0, job.deadline - Date.now()) + this.limits.overrunGraceMs);
+  }
+
+  /** Jobs a lost worker held but had not started go back to the front of their organizations' queues. */
+  private requeue(slot: Slot): void {
+    for (const job of slot.jobs.splice(0).reverse()) {
+      this.release(job);
+      const queue = this.queues.get(job.org) ?? [];
+      queue.unshift(job);
+      this.queues.set(job.org, queue);
+      this.queued++;
+    }
   }
 
   /** Most workers one organization may hold at once: all but one, so another tenant always finds one. */
@@ -147,23 +195,32 @@ export class ScreeningPool {
 
   private dispatch(): void {
     const now = Date.now();
-    for (const slot of this.slots) {
-      if (slot.running) continue;
-      const job = this.take(now);
-      if (!job) break;
-      slot.running = job;
-      this.runningByOrg.set(job.org, (this.runningByOrg.get(job.org) ?? 0) + 1);
-      slot.watchdog = setTimeout(() => this.overrun(slot, job), Math.max(0, job.deadline - now) + this.limits.overrunGraceMs);
-      slot.worker.postMessage(job.message);
+    // Idle workers first; then extra jobs go ahead to workers running one.
+    for (const ahead of [false, true]) {
+      for (const slot of this.slots) {
+        while (ahead ? slot.jobs.length > 0 && backlog(slot) < WORKER_DEPTH : slot.jobs.length === 0) {
+          const job = this.take(now, ahead);
+          if (!job) break;
+          slot.jobs.push(job);
+          this.runningByOrg.set(job.org, (this.runningByOrg.get(job.org) ?? 0) + 1);
+          if (!ahead) this.watch(slot, job);
+          slot.sent++;
+          slot.worker.postMessage(job.message);
+        }
+      }
     }
     this.metrics?.screeningQueue.set(this.queued);
   }
 
-  /** The next job to run: organizations in turn, skipping those at their worker share; stale jobs are refused. */
-  private take(now: number): Job | undefined {
+  /**
+   * The next job to run: organizations in turn, skipping those at their worker share; stale jobs
+   * are refused. `ahead`: only an extra job, to send ahead to a busy worker (the share does not
+   * apply: it holds no worker another organization could have had).
+   */
+  private take(now: number, ahead: boolean): Job | undefined {
     for (const [org, queue] of this.queues) {
-      if ((this.runningByOrg.get(org) ?? 0) >= this.perOrg) continue;
-      while (queue.length) {
+      if (!ahead && (this.runningByOrg.get(org) ?? 0) >= this.perOrg) continue;
+      while (queue.length && (!ahead || queue[0].extra)) {
         const job = queue.shift()!;
         this.queued--;
         if (now > job.deadline) job.reject(new DeadlineExceededError());
@@ -175,16 +232,19 @@ export class ScreeningPool {
           return job;
         }
       }
-      this.queues.delete(org);
+      if (!queue.length) this.queues.delete(org);
     }
     return undefined;
   }
 
   /** A job still running after its deadline and the grace period: its worker is stuck in one call. */
   private overrun(slot: Slot, job: Job): void {
-    if (slot.running !== job || this.closed) return;
-    this.finish(slot);
+    if (slot.jobs[0] !== job || this.closed) return;
+    clearTimeout(slot.watchdog);
+    slot.jobs.shift();
+    this.release(job);
     job.reject(new DeadlineExceededError());
+    this.requeue(slot);
     this.replaced++;
     this.replace(slot);
     void slot.worker.terminate();
@@ -194,9 +254,10 @@ export class ScreeningPool {
   /**
    * Screens on a worker. `org` is the fairness key; `deadline` (epoch ms) the
    * request's. Rejects with an `unavailable` ApiError (503, Retry-After) when
-   * the queue is full, and with DeadlineExceededError past the deadline.
+   * the queue is full, and with DeadlineExceededError past the deadline. `extra`: a job sent
+   * because `hasRoom()` said so, which may go ahead to a busy worker.
    */
-  run(policy: ScreeningPolicy, guardrails: StoredGuardrail[], parts: Part[], org = "", deadline = Date.now() + 30_000): Promise<Screening> {
+  run(policy: ScreeningPolicy, guardrails: StoredGuardrail[], parts: Part[], org = "", deadline = Date.now() + 30_000, extra = false): Promise<Screening> {
     if (this.closed) return Promise.reject(overloaded("shutting down", 1));
     const queue = this.queues.get(org) ?? [];
     // Retry-After: roughly the time the jobs ahead need, at least a second.
@@ -205,7 +266,7 @@ export class ScreeningPool {
     if (queue.length >= this.limits.maxQueuePerOrg) return Promise.reject(overloaded(`${queue.length} requests of this organization waiting`, retry));
     const id = this.nextId++;
     return new Promise<Screening>((resolve, reject) => {
-      queue.push({ id, org, deadline, queuedAt: Date.now(), message: { id, policy, guardrails, parts, deadline }, resolve, reject });
+      queue.push({ id, org, extra, deadline, queuedAt: Date.now(), message: { id, policy, guardrails, parts, deadline }, resolve, reject });
       if (!this.queues.has(org)) this.queues.set(org, queue);
       this.queued++;
       this.dispatch();
@@ -214,7 +275,12 @@ export class ScreeningPool {
 
   /** Jobs waiting for a worker, and jobs running. */
   load(): { queued: number; running: number } {
-    return { queued: this.queued, running: this.slots.filter((s) => s.running).length };
+    return { queued: this.queued, running: this.slots.filter((s) => s.jobs.length).length };
+  }
+
+  /** Nothing waits and a loaded worker can take a job now, at once or right after the one it runs. */
+  hasRoom(): boolean {
+    return this.queued === 0 && this.slots.some((s) => s.loaded && backlog(s) < WORKER_DEPTH);
   }
 
   async close(): Promise<void> {

@@ -18,19 +18,34 @@ export interface WorkerJob {
   deadline: number;
 }
 
+export interface WorkerData {
+  detectors: DetectorOptions;
+  /** Jobs this worker finished, counted here as each finishes: the pool reads it before the answer arrives. */
+  finished: Int32Array;
+}
+
 export type WorkerReply = { ready: true } | { id: number; screening: Screening } | { id: number; error: string; kind: "deadline" | "limit" | "error"; limit?: number };
 
 const port = parentPort!;
 const cache = new GuardrailCache();
-await loadDetectors(workerData as DetectorOptions);
+const { detectors, finished } = workerData as WorkerData;
+await loadDetectors(detectors);
 const reply = (m: WorkerReply) => port.postMessage(m);
-port.on("message", async (job: WorkerJob) => {
+async function run(job: WorkerJob): Promise<void> {
+  let answer: WorkerReply;
   try {
     await prepareDetectors(job.parts);
-    reply({ id: job.id, screening: screen(job.policy, cache.active(job.guardrails), job.parts, detectFnOf, { deadline: job.deadline }) });
+    answer = { id: job.id, screening: screen(job.policy, cache.active(job.guardrails), job.parts, detectFnOf, { deadline: job.deadline }) };
   } catch (err) {
     const kind = err instanceof DeadlineExceededError ? "deadline" : err instanceof GuardrailLimitError ? "limit" : "error";
-    reply({ id: job.id, error: err instanceof Error ? err.message : String(err), kind, limit: kind === "limit" ? GUARDRAIL_LIMITS.scannedChars : undefined });
+    answer = { id: job.id, error: err instanceof Error ? err.message : String(err), kind, limit: kind === "limit" ? GUARDRAIL_LIMITS.scannedChars : undefined };
   }
+  Atomics.add(finished, 0, 1);
+  reply(answer);
+}
+// One job at a time, in the order sent: the pool may send the next job before this one answered.
+let last = Promise.resolve();
+port.on("message", (job: WorkerJob) => {
+  last = last.then(() => run(job));
 });
 reply({ ready: true });

@@ -53,6 +53,13 @@ export class Metrics {
     registers: [this.registry],
   });
 
+  readonly screenings = new Counter({
+    name: "parapet_screenings_total",
+    help: "Screening calls, by the thread that screened them: inline on the main thread or on a worker.",
+    labelNames: ["thread"] as const,
+    registers: [this.registry],
+  });
+
   constructor() {
     collectDefaultMetrics({ register: this.registry, prefix: "parapet_" });
   }

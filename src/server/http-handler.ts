@@ -12,6 +12,11 @@ import type { Metrics } from "../observability/metrics.js";
 import { sendError, type Rest } from "./rest/handler.js";
 
 type Req = IncomingMessage | Http2ServerRequest;
+
+/** Requests this process is serving now, answered or not yet: the screener reads it (guard/request-screener.ts). */
+export interface RequestLoad {
+  inFlight: number;
+}
 type Res = ServerResponse | Http2ServerResponse;
 
 export interface HttpHandlerParts {
@@ -24,6 +29,7 @@ export interface HttpHandlerParts {
   metrics?: Metrics;
   /** The browser console's static files under /console (console.ts). */
   console?: ConsoleHandler;
+  load?: RequestLoad;
 }
 
 /** `url` with runs of "/" in its path made one; the query string is left as sent. */
@@ -59,10 +65,13 @@ export function createHttpHandler(parts: HttpHandlerParts) {
           : "unmatched";
     const metrics = parts.metrics;
     metrics?.inFlight.inc();
+    const load = parts.load;
+    if (load) load.inFlight++;
 
     // "close" fires for finished and for aborted responses alike.
     res.once("close", () => {
       metrics?.inFlight.dec();
+      if (load) load.inFlight--;
       if (probePaths.has(path) || path === "/metrics") return;
       const seconds = Number(process.hrtime.bigint() - started) / 1e9;
       metrics?.requests.inc({ endpoint, status: String(res.statusCode) });

@@ -16,7 +16,6 @@ import { callerOrg } from "../../api/tenant.js";
 import type { Organizations } from "../../auth/organizations.js";
 import type { CustomGuardrails } from "../../custom-guardrails/repository.js";
 import type { GuardLogs } from "../../logs/repository.js";
-import type { Metrics } from "../../observability/metrics.js";
 import type { Policies } from "../../policies/repository.js";
 import type { Projects } from "../../projects/repository.js";
 import type { Screening } from "../../screening/engine.js";
@@ -24,9 +23,8 @@ import { contentText, partsOf, type Part } from "../../screening/parts.js";
 import type { Location } from "../../screening/vocabulary.js";
 import { withoutStorageDeadline, withStorageDeadline } from "../../storage/deadline.js";
 import { logOf } from "../log-entry.js";
-import { RequestScreener } from "../request-screener.js";
+import { RequestScreener, type ScreenerDeps } from "../request-screener.js";
 import { resolvePolicy, type Resolved } from "../resolve.js";
-import type { ScreeningPool } from "../worker-pool.js";
 import { StreamCapacity } from "./capacity.js";
 import { streamTuning, type StreamLimits, type StreamTuning } from "./limits.js";
 import { isTextModel, noScreening, StreamSession, type Verdict } from "./session.js";
@@ -35,22 +33,18 @@ import { vaultMapping, type SanitizeDeps } from "../../sanitize/service.js";
 import { RestoredTooLongError } from "../../sanitize/placeholders.js";
 import { StreamRestorer } from "../../sanitize/stream-restorer.js";
 
-export interface GuardStreamDeps {
+export interface GuardStreamDeps extends ScreenerDeps {
   orgs: Organizations;
   policies: Policies;
   projects: Projects;
   guardrails: CustomGuardrails;
   logs: GuardLogs;
   rollups: AnalyticsRollups;
-  prepare?: (parts: Part[]) => Promise<void>;
   maxMessages: number;
   /** The request body limit: also the most streamed text (UTF-8 bytes) one stream may send. */
   maxBodyBytes: number;
-  pool?: ScreeningPool;
-  workerThresholdChars: number;
   requestTimeoutMs: number;
   limits: StreamLimits;
-  metrics?: Metrics;
   log?: { warn(obj: object, msg: string): void };
   /** The vault, for streams that restore a reversible sanitization on the fly. */
   sanitize?: SanitizeDeps;

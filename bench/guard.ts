@@ -11,7 +11,7 @@
 // The figures are the running service's: V8 takes a few thousand requests to
 // optimise the detectors' code, so the run starts with 1,000 sequential
 // requests printed apart as the cold start, then warms up before measuring.
-import { readFile } from "node:fs/promises";
+import { readdir, readFile } from "node:fs/promises";
 import http from "node:http";
 import { cpus } from "node:os";
 import { createClient } from "@connectrpc/connect";
@@ -28,6 +28,37 @@ async function rssMb(pid: number): Promise<{ rss: number; peak: number }> {
   const status = await readFile(`/proc/${pid}/status`, "utf8");
   const kb = (name: string) => Number(new RegExp(`${name}:\\s+(\\d+)`).exec(status)?.[1] ?? 0);
   return { rss: kb("VmRSS") / 1024, peak: kb("VmHWM") / 1024 };
+}
+
+/** CPU milliseconds each thread of process `pid` used so far, by thread id (Linux /proc). */
+async function threadCpuMs(pid: number): Promise<Map<number, number>> {
+  const ticks = new Map<number, number>();
+  for (const tid of await readdir(`/proc/${pid}/task`)) {
+    const stat = await readFile(`/proc/${pid}/task/${tid}/stat`, "utf8").catch(() => "");
+    // utime and stime: fields 14 and 15, counted after the parenthesised command name.
+    const f = stat.slice(stat.lastIndexOf(")") + 2).split(" ");
+    if (f.length > 13) ticks.set(Number(tid), ((Number(f[11]) + Number(f[12])) * 1000) / CLOCK_TICKS);
+  }
+  return ticks;
+}
+const CLOCK_TICKS = 100;
+
+/** Where the CPU of `count` requests went: the server's main thread, its other threads (screening workers, GC, I/O), the load generator. */
+async function cpuPerRequest(pid: number, count: number, run: () => Promise<void>): Promise<string> {
+  const before = await threadCpuMs(pid);
+  const self = process.cpuUsage();
+  await run();
+  const after = await threadCpuMs(pid);
+  const used = process.cpuUsage(self);
+  let main = 0;
+  let others = 0;
+  for (const [tid, ms] of after) {
+    const d = ms - (before.get(tid) ?? 0);
+    if (tid === pid) main += d;
+    else others += d;
+  }
+  const f = (ms: number) => (ms / count).toFixed(2);
+  return `server main thread ${f(main)} ms, other server threads ${f(others)} ms (screening workers, GC, I/O), load generator ${f((used.user + used.system) / 1000)} ms`;
 }
 
 /** The main thread's V8 heap, from the service's own /metrics. */
@@ -134,7 +165,9 @@ async function main() {
       results.push(await drive(`HTTP ping  ${chars} chars, sequential`, 1, bodies.length, (i) => post(agent, port, "/v1/ping", bodies[i])));
     }
     const many1k = distinctBodies(1_000, n(10_000));
-    results.push(await drive("HTTP guard 1000 chars, 64 connections", 64, many1k.length, (i) => post(agent, port, "/v2/guard", many1k[i])));
+    const cpu1k = await cpuPerRequest(child.pid!, many1k.length, async () => {
+      results.push(await drive("HTTP guard 1000 chars, 64 connections", 64, many1k.length, (i) => post(agent, port, "/v2/guard", many1k[i])));
+    });
     results.push(await drive("HTTP ping  1000 chars, 64 connections", 64, many1k.length, (i) => post(agent, port, "/v1/ping", many1k[i])));
     const many10k = distinctBodies(10_000, n(2_000));
     results.push(await drive("HTTP guard 10000 chars, 64 connections", 64, many10k.length, (i) => post(agent, port, "/v2/guard", many10k[i])));
@@ -186,6 +219,7 @@ async function main() {
     console.log(
       `screening/no-op throughput ratio at 1000 chars, 64 connections: ${(rps("HTTP guard 1000 chars, 64 connections") / rps("HTTP ping  1000 chars, 64 connections")).toFixed(2)}`,
     );
+    console.log(`CPU per request at 1000 chars, 64 connections: ${cpu1k}`);
     console.log(
       `server memory: rss ${mem.rss.toFixed(0)} MB, peak ${mem.peak.toFixed(0)} MB; main thread heap ${heap.used.toFixed(0)} MB used of ${heap.total.toFixed(0)} MB, external ${heap.external.toFixed(0)} MB`,
     );

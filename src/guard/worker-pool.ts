@@ -214,12 +214,13 @@ export class ScreeningPool {
 
   /**
    * The next job to run: organizations in turn, skipping those at their worker share; stale jobs
-   * are refused. `ahead`: only an extra job, to send ahead to a busy worker (the share does not
-   * apply: it holds no worker another organization could have had).
+   * are refused. `ahead`: only an extra job, to send ahead to a busy worker. The share does not
+   * apply to extra jobs: they are small and sent only while nothing waits, so another
+   * organization's job waits for at most the two a worker holds.
    */
   private take(now: number, ahead: boolean): Job | undefined {
     for (const [org, queue] of this.queues) {
-      if (!ahead && (this.runningByOrg.get(org) ?? 0) >= this.perOrg) continue;
+      if (!ahead && !queue[0]?.extra && (this.runningByOrg.get(org) ?? 0) >= this.perOrg) continue;
       while (queue.length && (!ahead || queue[0].extra)) {
         const job = queue.shift()!;
         this.queued--;

@@ -40,8 +40,8 @@ afterEach(async () => {
   pool = undefined;
 });
 
-async function start(limits: Partial<PoolLimits> = {}): Promise<ScreeningPool> {
-  pool = new ScreeningPool(1, undefined, {}, { ...defaultPoolLimits, ...limits });
+async function start(limits: Partial<PoolLimits> = {}, size = 1): Promise<ScreeningPool> {
+  pool = new ScreeningPool(size, undefined, {}, { ...defaultPoolLimits, ...limits });
   await pool.ready();
   return pool;
 }
@@ -60,6 +60,20 @@ describe("extra jobs on a screening worker", () => {
     expect(p.load().queued).toBe(1);
     for (const r of await Promise.all([running, extra, regular])) expect(r.error).toBeUndefined();
     expect(p.hasRoom()).toBe(true);
+  });
+
+  it("an extra job takes an idle worker even when its organization holds its share of workers", async () => {
+    const p = await start({}, 2);
+    // Two workers: one organization's share is one of them.
+    const running = settle(p.run(policy, slow, parts(50_000), "a", far()));
+    await new Promise((r) => setTimeout(r, 20));
+    const extra = settle(p.run(policy, [], parts(100), "a", far(), true));
+    expect(p.load()).toEqual({ queued: 0, running: 2 });
+    expect((await extra).error).toBeUndefined();
+    // A regular job of the same organization waits for its share instead.
+    const regular = settle(p.run(policy, slow, parts(1_000), "a", far()));
+    expect(p.load().queued).toBe(1);
+    for (const r of await Promise.all([running, regular])) expect(r.error).toBeUndefined();
   });
 
   it("the room comes from the worker's own count, before the main thread reads its answers", async () => {

@@ -59,17 +59,25 @@ export async function resolvePolicy(deps: ResolveDeps, org: Organization, projec
   return { project, policy: effective, isDefault, danglingPolicyId, guardrails };
 }
 
-/** Compiled guardrails, cached by id and version so patterns compile once. */
+const sameStrings = (a: readonly string[], b: readonly string[]) => a.length === b.length && a.every((x, i) => x === b[i]);
+
+/**
+ * Compiled guardrails, cached by id so patterns compile once. A hit is checked against the
+ * guardrail's content, not its `updated_at`: two updates within one millisecond on different
+ * replicas share a timestamp.
+ */
 export class GuardrailCache {
-  private readonly cache = new LRUCache<string, { at: number; active: ActiveGuardrail }>({ max: 5000 });
+  private readonly cache = new LRUCache<string, { source: StoredGuardrail; active: ActiveGuardrail }>({ max: 5000 });
 
   active(guardrails: StoredGuardrail[]): ActiveGuardrail[] {
     return guardrails.map((g) => {
       const hit = this.cache.get(g._id);
-      if (hit && hit.at === g.updated_at.getTime()) return hit.active;
+      if (hit && sameStrings(hit.source.patterns, g.patterns) && sameStrings(hit.source.labels, g.labels) && sameStrings(hit.source.locations, g.locations)) {
+        return hit.active;
+      }
       const patterns = g.patterns.map(compilePattern).flatMap((c) => (c.ok ? [c.pattern] : []));
       const active: ActiveGuardrail = { id: g._id, patterns, labels: g.labels, locations: g.locations };
-      this.cache.set(g._id, { at: g.updated_at.getTime(), active });
+      this.cache.set(g._id, { source: g, active });
       return active;
     });
   }

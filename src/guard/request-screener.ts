@@ -31,14 +31,25 @@ export class RequestScreener {
 
   constructor(private readonly deps: ScreenerDeps) {}
 
-  /** `onWorker`: on a worker whatever the size (a stream's text models, run beside its verdicts). */
-  async screen(policy: ScreeningPolicy, guardrails: StoredGuardrail[], parts: Part[], org: string, deadline: number, onWorker = false): Promise<Screening> {
+  /**
+   * `place`: "auto" by size and load; "worker" whatever the size (a stream's text models, run
+   * beside its verdicts); "here" inline unless large, never shared (a stream delta's exact
+   * detectors: cheap, and their latency is the stream's, not worth a wait behind a worker's jobs).
+   */
+  async screen(
+    policy: ScreeningPolicy,
+    guardrails: StoredGuardrail[],
+    parts: Part[],
+    org: string,
+    deadline: number,
+    place: "auto" | "worker" | "here" = "auto",
+  ): Promise<Screening> {
     let chars = 0;
     for (const p of parts) chars += p.text.length;
     try {
       const { pool, metrics } = this.deps;
-      const large = onWorker || chars >= this.deps.workerThresholdChars;
-      if (pool && (large || (this.deps.busy?.() && pool.hasRoom()))) {
+      const large = place === "worker" || chars >= this.deps.workerThresholdChars;
+      if (pool && (large || (place === "auto" && this.deps.busy?.() && pool.hasRoom()))) {
         metrics?.screenings.inc({ thread: "worker" });
         return await pool.run(policy, guardrails, parts, org, deadline, !large);
       }

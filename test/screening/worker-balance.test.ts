@@ -10,6 +10,7 @@ import { defaultPoolLimits, ScreeningPool, type PoolLimits } from "../../src/gua
 import { DeadlineExceededError, type ScreeningPolicy } from "../../src/screening/engine.js";
 import type { Part } from "../../src/screening/parts.js";
 import { startTestServer, type TestServer } from "../support/server.js";
+import { driver } from "../stream/support.js";
 
 const policy: ScreeningPolicy = { id: "p", threshold: "l4_less_likely", detectors: [] };
 /** Linear in the text, but slow: seconds on 200,000 characters. */
@@ -145,5 +146,29 @@ describe("small requests under load", () => {
       expect(a.status).toBe(200);
       expect({ ...a.body, metadata: undefined }).toEqual({ ...expected.body, metadata: undefined });
     }
+  });
+
+  it("a stream's deltas stay inline while other requests are in flight", async () => {
+    // Exact detectors only: no text-model passes, which run on the worker by design.
+    const policy = await shared.rest("POST", "/v1/policies", {
+      name: "exact only",
+      default_threshold: "l2_very_likely",
+      detectors: [{ type: "pii/email", location: "assistant::content" }],
+    });
+    const project = (await shared.rest("POST", "/v1-beta/projects", { name: "exact", policy_id: policy.body.id, action: "detect" })).body.id;
+    const open = { projectId: project, messages: [{ role: "user", content: "Write the contact list." }], payload: true };
+    const other = driver(shared, "grpc");
+    const stream = driver(shared, "grpc");
+    await other.open(open);
+    await stream.open(open);
+    const before = await screenedOn(shared);
+    let found = 0;
+    for (let i = 0; i < 10; i++) found += (await stream.delta(`Line ${i}: write to jane.doe${i}@example.com today. `)).payload.length;
+    const after = await screenedOn(shared);
+    expect(after.worker - before.worker).toBe(0);
+    expect(after.inline - before.inline).toBeGreaterThanOrEqual(10);
+    expect(found).toBeGreaterThan(0);
+    await stream.close();
+    await other.close();
   });
 });

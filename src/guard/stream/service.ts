@@ -102,13 +102,19 @@ export function guardStreams(deps: GuardStreamDeps): GuardStreams {
   /**
    * Screens `parts` by the policy's detectors that `which` keeps (all by default). Custom
    * guardrails are exact matchers: they run with the exact detectors. Small work inline,
-   * large work on a screening worker, as /v2/guard; `pooled` sends any size to a worker.
+   * large work on a screening worker, as /v2/guard; `place` as RequestScreener.screen's.
    */
-  async function screenParts(orgId: string, resolved: Resolved, parts: Part[], which: "all" | "exact" | "models" = "all", pooled = false): Promise<Screening> {
+  async function screenParts(
+    orgId: string,
+    resolved: Resolved,
+    parts: Part[],
+    which: "all" | "exact" | "models" = "all",
+    place: "auto" | "worker" | "here" = "auto",
+  ): Promise<Screening> {
     const detectors = which === "all" ? resolved.policy.detectors : resolved.policy.detectors.filter((d) => isTextModel(d.type) === (which === "models"));
     const guardrails = which === "models" ? [] : resolved.guardrails;
     const policy = { id: resolved.policy._id, threshold: resolved.policy.default_threshold, detectors };
-    return screener.screen(policy, guardrails, parts, orgId, Date.now() + deps.requestTimeoutMs, pooled);
+    return screener.screen(policy, guardrails, parts, orgId, Date.now() + deps.requestTimeoutMs, place);
   }
 
   function partOf(o: Open, window: Window): Part {
@@ -129,7 +135,7 @@ export function guardStreams(deps: GuardStreamDeps): GuardStreams {
     session.modelBusy = true;
     try {
       const screening = session.setup.textModels
-        ? await screenParts(session.setup.orgId, session.setup.resolved, [partOf(o, window)], "models", background)
+        ? await screenParts(session.setup.orgId, session.setup.resolved, [partOf(o, window)], "models", background ? "worker" : "auto")
         : noScreening;
       session.modelDone(window, screening);
     } finally {
@@ -244,7 +250,7 @@ export function guardStreams(deps: GuardStreamDeps): GuardStreams {
     const window = session.append(text);
     o.restorer?.append(text);
     if (text === "") return restored(o, session.deltaVerdict(window, noScreening));
-    const screening = await screenParts(session.setup.orgId, session.setup.resolved, [partOf(o, window)], "exact");
+    const screening = await screenParts(session.setup.orgId, session.setup.resolved, [partOf(o, window)], "exact", "here");
     // The text models trail by at most a bounded backlog: past it, this delta waits for them.
     if (session.modelBacklog > tuning.modelMaxBacklog) await catchUpModels(o);
     const verdict = restored(o, session.deltaVerdict(window, screening));

@@ -26,24 +26,20 @@ export interface ScreenerDeps {
   metrics?: Metrics;
 }
 
+/**
+ * Where a screening call runs: "auto" by size and load; "worker" whatever the size (a stream's
+ * text models, run beside its verdicts); "here" inline unless large, never shared (a stream
+ * delta's exact detectors: cheap, and their latency is the stream's, not worth a wait behind a
+ * worker's jobs).
+ */
+export type Placement = "auto" | "worker" | "here";
+
 export class RequestScreener {
   private readonly cache = new GuardrailCache();
 
   constructor(private readonly deps: ScreenerDeps) {}
 
-  /**
-   * `place`: "auto" by size and load; "worker" whatever the size (a stream's text models, run
-   * beside its verdicts); "here" inline unless large, never shared (a stream delta's exact
-   * detectors: cheap, and their latency is the stream's, not worth a wait behind a worker's jobs).
-   */
-  async screen(
-    policy: ScreeningPolicy,
-    guardrails: StoredGuardrail[],
-    parts: Part[],
-    org: string,
-    deadline: number,
-    place: "auto" | "worker" | "here" = "auto",
-  ): Promise<Screening> {
+  async screen(policy: ScreeningPolicy, guardrails: StoredGuardrail[], parts: Part[], org: string, deadline: number, place: Placement = "auto"): Promise<Screening> {
     let chars = 0;
     for (const p of parts) chars += p.text.length;
     try {

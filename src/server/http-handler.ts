@@ -12,12 +12,12 @@ import type { Metrics } from "../observability/metrics.js";
 import { sendError, type Rest } from "./rest/handler.js";
 
 type Req = IncomingMessage | Http2ServerRequest;
+type Res = ServerResponse | Http2ServerResponse;
 
 /** Requests this process is serving now, answered or not yet: the screener reads it (guard/request-screener.ts). */
 export interface RequestLoad {
   inFlight: number;
 }
-type Res = ServerResponse | Http2ServerResponse;
 
 export interface HttpHandlerParts {
   rest: Rest;

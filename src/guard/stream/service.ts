@@ -23,7 +23,7 @@ import { contentText, partsOf, type Part } from "../../screening/parts.js";
 import type { Location } from "../../screening/vocabulary.js";
 import { withoutStorageDeadline, withStorageDeadline } from "../../storage/deadline.js";
 import { logOf } from "../log-entry.js";
-import { RequestScreener, type ScreenerDeps } from "../request-screener.js";
+import { RequestScreener, type Placement, type ScreenerDeps } from "../request-screener.js";
 import { resolvePolicy, type Resolved } from "../resolve.js";
 import { StreamCapacity } from "./capacity.js";
 import { streamTuning, type StreamLimits, type StreamTuning } from "./limits.js";
@@ -104,13 +104,7 @@ export function guardStreams(deps: GuardStreamDeps): GuardStreams {
    * guardrails are exact matchers: they run with the exact detectors. Small work inline,
    * large work on a screening worker, as /v2/guard; `place` as RequestScreener.screen's.
    */
-  async function screenParts(
-    orgId: string,
-    resolved: Resolved,
-    parts: Part[],
-    which: "all" | "exact" | "models" = "all",
-    place: "auto" | "worker" | "here" = "auto",
-  ): Promise<Screening> {
+  async function screenParts(orgId: string, resolved: Resolved, parts: Part[], which: "all" | "exact" | "models" = "all", place: Placement = "auto"): Promise<Screening> {
     const detectors = which === "all" ? resolved.policy.detectors : resolved.policy.detectors.filter((d) => isTextModel(d.type) === (which === "models"));
     const guardrails = which === "models" ? [] : resolved.guardrails;
     const policy = { id: resolved.policy._id, threshold: resolved.policy.default_threshold, detectors };

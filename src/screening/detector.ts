@@ -67,21 +67,28 @@ export interface DetectorDefinition {
   logFamily: LogFamily | null;
   /** The analytics counter that a request it flagged increments, if any. */
   counter?: FamilyCounter;
+  /**
+   * `defense`: it judges traffic (an attack, harm, personal data, a risky call).
+   * `label`: it describes traffic (what a tool call does): it flags only where a
+   * policy places it, and the default policy leaves it out
+   * (docs/decisions.md#default-policy).
+   */
+  role: "defense" | "label";
   detect: DetectFn;
 }
 
 /** Screened message content: every location but tool definitions. */
 export const contentLocations: readonly Location[] = ["user::content", "assistant::content", "assistant::tool_call", "tool::content"];
 
-type Defaults = "locations" | "requires" | "accepts" | "payload";
+type Defaults = "locations" | "requires" | "accepts" | "payload" | "role";
 
 /**
  * A definition with the common defaults: placeable at every content location,
- * no configuration, no payload spans. `accepts` defaults to `requires`.
+ * no configuration, no payload spans, a defense. `accepts` defaults to `requires`.
  */
 export function defineDetector(d: Omit<DetectorDefinition, Defaults> & Partial<Pick<DetectorDefinition, Defaults>>): DetectorDefinition {
   const requires = d.requires ?? [];
-  return { ...d, locations: d.locations ?? contentLocations, requires, accepts: d.accepts ?? requires, payload: d.payload ?? false };
+  return { ...d, locations: d.locations ?? contentLocations, requires, accepts: d.accepts ?? requires, payload: d.payload ?? false, role: d.role ?? "defense" };
 }
 
 /** A detector that reads only the part's text and its settings (most exact detectors). */

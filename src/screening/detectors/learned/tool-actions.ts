@@ -33,6 +33,8 @@ function toolAction(kind: Crud): DetectorDefinition {
     type: `tool_risk/${kind}`,
     meaningful: ["assistant::tool_call"],
     logFamily: "tool_risk",
+    // Every tool call reads, creates, updates or deletes something: what it does is not a threat by itself.
+    role: "label",
     detect(text, part, _settings, context) {
       if (part.location !== "assistant::tool_call") return nothing;
       const s = crudScores(part.toolName ?? "", text, definitionOf(part.toolName, context));

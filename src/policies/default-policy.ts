@@ -9,7 +9,9 @@ import type { StoredDetector, StoredPolicy } from "./repository.js";
 
 export const DEFAULT_POLICY_ID = "policy-default";
 
-const defaultDetectors: StoredDetector[] = detectors.filter((d) => d.requires.length === 0 && d.role === "defense").flatMap((d) => d.meaningful.map((location) => ({ type: d.type, location })));
+const defaultDetectors: StoredDetector[] = detectors
+  .filter((d) => d.requires.length === 0 && d.role === "defense")
+  .flatMap((d) => d.meaningful.map((location) => ({ type: d.type, location })));
 
 export function defaultPolicy(orgId: string): StoredPolicy {
   return {

@@ -35,11 +35,38 @@ export interface Listener {
 
 const PREFACE = Buffer.from("PRI * HTTP/2.0\r\n\r\nSM\r\n\r\n");
 
+/**
+ * Cleartext: one port for HTTP/1.1 and HTTP/2 with prior knowledge. Node's
+ * http2 server does not accept HTTP/1.1 without TLS, so the first bytes decide:
+ * the HTTP/2 preface goes to `h2`, anything else to `h1`.
+ */
+function sniffingFront(h1: http.Server, h2: http2.Http2Server, protocolTimeoutMs: number): net.Server {
+  return net.createServer((socket) => {
+    let seen: Buffer = Buffer.alloc(0);
+    // Absolute, not inactivity: a byte every few seconds must not stretch the 24-byte preface forever.
+    const undecided = setTimeout(() => socket.destroy(), protocolTimeoutMs);
+    socket.once("close", () => clearTimeout(undecided));
+    const onData = (chunk: Buffer) => {
+      seen = seen.length ? Buffer.concat([seen, chunk]) : chunk;
+      const n = Math.min(seen.length, PREFACE.length);
+      const looksH2 = seen.subarray(0, n).equals(PREFACE.subarray(0, n));
+      if (looksH2 && seen.length < PREFACE.length) return;
+      clearTimeout(undecided);
+      socket.removeListener("data", onData);
+      socket.pause();
+      socket.unshift(seen);
+      (looksH2 ? h2 : h1).emit("connection", socket);
+      process.nextTick(() => socket.resume());
+    };
+    socket.on("data", onData);
+    socket.on("error", () => socket.destroy());
+  });
+}
+
 export async function listen(options: ListenOptions): Promise<Listener> {
   const sockets = new Set<net.Socket>();
-  let front: net.Server;
   const { limits } = options;
-  const h1 = createHttp1Server(options.handler as http.RequestListener, limits, options.log);
+  const h1 = createHttp1Server(options.handler, limits, options.log);
   // One client cannot open streams without bound on one connection.
   const settings = { maxConcurrentStreams: 100 };
   const h2 = options.tls
@@ -77,30 +104,7 @@ export async function listen(options: ListenOptions): Promise<Listener> {
     session.once("close", () => sessions.delete(session));
   });
 
-  if (options.tls) {
-    front = h2 as unknown as net.Server;
-  } else {
-    front = net.createServer((socket) => {
-      let seen: Buffer = Buffer.alloc(0);
-      // Absolute, not inactivity: a byte every few seconds must not stretch the 24-byte preface forever.
-      const undecided = setTimeout(() => socket.destroy(), limits.protocolTimeoutMs);
-      socket.once("close", () => clearTimeout(undecided));
-      const onData = (chunk: Buffer) => {
-        seen = seen.length ? Buffer.concat([seen, chunk]) : chunk;
-        const n = Math.min(seen.length, PREFACE.length);
-        const looksH2 = seen.subarray(0, n).equals(PREFACE.subarray(0, n));
-        if (looksH2 && seen.length < PREFACE.length) return;
-        clearTimeout(undecided);
-        socket.removeListener("data", onData);
-        socket.pause();
-        socket.unshift(seen);
-        (looksH2 ? h2 : h1).emit("connection", socket);
-        process.nextTick(() => socket.resume());
-      };
-      socket.on("data", onData);
-      socket.on("error", () => socket.destroy());
-    });
-  }
+  const front: net.Server = options.tls ? h2 : sniffingFront(h1, h2, limits.protocolTimeoutMs);
   // Beyond the cap Node closes new connections as they are accepted.
   front.maxConnections = limits.maxConnections;
   front.on("connection", (socket: net.Socket) => {

@@ -10,7 +10,7 @@
 // says why and what that costs in coupling).
 import type { IncomingMessage, ServerResponse } from "node:http";
 import type { Http2ServerRequest, Http2ServerResponse } from "node:http2";
-import { create, fromJson, ScalarType, type DescMessage, type DescMethodUnary, type DescService } from "@bufbuild/protobuf";
+import { create, fromJson, ScalarType, type DescField, type DescMessage, type DescMethodUnary, type DescService } from "@bufbuild/protobuf";
 import { ConnectError, type ConnectRouter, type Interceptor } from "@connectrpc/connect";
 import { HttpBodySchema } from "../../../gen/google/api/httpbody_pb.js";
 import { clientAddressHeader, requestIdHeader } from "../../api/context.js";
@@ -98,7 +98,7 @@ function decodeErrorMessage(err: unknown): string {
 
 function connectErrorToRest(err: ConnectError, requestId: string): { status: number; body: unknown; headers: Record<string, string> } {
   const e = errorDetailOf(err) ? err : toConnectError(err, requestId);
-  const detail = errorDetailOf(e)!;
+  const detail = errorDetailOf(e);
   const headers: Record<string, string> = {};
   const retryAfter = e.metadata.get("retry-after");
   if (retryAfter) headers["retry-after"] = retryAfter;
@@ -109,6 +109,50 @@ export interface Rest {
   handle: RestHandler;
   /** The path template serving `path`, or null when no REST route has it. */
   templateOf(path: string): string | null;
+}
+
+/**
+ * The request message as JSON, from the body (`raw`, null for a raw HTTP body
+ * field), the path variables and, for scalar fields bound by neither, the query.
+ */
+function requestJson(
+  route: Route,
+  vars: Record<string, string>,
+  query: URLSearchParams,
+  raw: Buffer | null,
+  bodyField: DescField | null | undefined,
+): { fields: Record<string, unknown> } | { problem: string } {
+  const json: Record<string, unknown> = {};
+  if (route.rule.body !== "" && raw !== null && raw.length > 0) {
+    let parsed: unknown;
+    try {
+      parsed = JSON.parse(raw.toString("utf8"));
+    } catch {
+      return { problem: "request body is not valid JSON" };
+    }
+    if (route.rule.body === "*") {
+      if (parsed === null || typeof parsed !== "object" || Array.isArray(parsed)) return { problem: "request body must be a JSON object" };
+      Object.assign(json, parsed);
+    } else {
+      // The body is one message field (policy, project, ...): anything but an object would
+      // otherwise reach fromJson and come back as a 422 field error (docs/api.md#errors: 400).
+      if (bodyField?.message && (parsed === null || typeof parsed !== "object" || Array.isArray(parsed))) {
+        return { problem: `request body must be a JSON object (the ${route.rule.body})` };
+      }
+      json[route.rule.body] = parsed;
+    }
+  }
+  Object.assign(json, vars);
+  // google.api.http: scalar fields bound neither by the path nor by the body are query parameters
+  // (paging of the list endpoints, docs/api.md#paging). JSON wants booleans as booleans.
+  if (route.rule.body !== "*") {
+    for (const [name, value] of query) {
+      const field = route.method.input.fields.find((f) => f.name === name);
+      if (!field || field.fieldKind !== "scalar" || name in json) continue;
+      json[name] = field.scalar === ScalarType.BOOL && (value === "true" || value === "false") ? value === "true" : value;
+    }
+  }
+  return { fields: json };
 }
 
 export function createRestHandler(options: RestOptions): Rest {
@@ -149,44 +193,14 @@ export function createRestHandler(options: RestOptions): Rest {
     const bodyField = route.rule.body === "" || route.rule.body === "*" ? null : input.fields.find((f) => f.name === route.rule.body);
     const rawBodyField = bodyField?.message?.typeName === HttpBodySchema.typeName ? bodyField : null;
 
-    let json: Record<string, unknown> = {};
-    if (route.rule.body !== "" && !rawBodyField && raw.length > 0) {
-      let parsed: unknown;
-      try {
-        parsed = JSON.parse(raw.toString("utf8"));
-      } catch {
-        return sendError(res, "malformed_json", "request body is not valid JSON", requestId);
-      }
-      if (route.rule.body === "*") {
-        if (parsed === null || typeof parsed !== "object" || Array.isArray(parsed)) {
-          return sendError(res, "malformed_json", "request body must be a JSON object", requestId);
-        }
-        json = parsed as Record<string, unknown>;
-      } else {
-        // The body is one message field (policy, project, ...): anything but an object would
-        // otherwise reach fromJson and come back as a 422 field error (docs/api.md#errors: 400).
-        if (bodyField?.message && (parsed === null || typeof parsed !== "object" || Array.isArray(parsed))) {
-          return sendError(res, "malformed_json", `request body must be a JSON object (the ${route.rule.body})`, requestId);
-        }
-        json[route.rule.body] = parsed;
-      }
-    }
-    Object.assign(json, vars);
-    // google.api.http: scalar fields bound neither by the path nor by the body are query parameters
-    // (paging of the list endpoints, docs/api.md#paging). JSON wants booleans as booleans.
-    if (route.rule.body !== "*") {
-      for (const [name, value] of url.searchParams) {
-        const field = input.fields.find((f) => f.name === name);
-        if (!field || field.fieldKind !== "scalar" || name in json) continue;
-        json[name] = field.scalar === ScalarType.BOOL && (value === "true" || value === "false") ? value === "true" : value;
-      }
-    }
-    const partsProblem = liftContentParts(input, json);
+    const json = requestJson(route, vars, url.searchParams, rawBodyField ? null : raw, bodyField);
+    if ("problem" in json) return sendError(res, "malformed_json", json.problem, requestId);
+    const partsProblem = liftContentParts(input, json.fields);
     if (partsProblem) return sendError(res, "validation_failed", `validation failed: ${partsProblem}`, requestId);
 
     let message;
     try {
-      message = fromJson(input as DescMessage, json as never, { ignoreUnknownFields: true });
+      message = fromJson(input, json.fields as never, { ignoreUnknownFields: true });
     } catch (err) {
       // protobuf-es stops at 100 levels; the limit clients are told is maxJsonDepth (docs/api.md#protocol-errors).
       if (/maximum recursion depth/.test(String(err))) {

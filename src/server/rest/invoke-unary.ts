@@ -41,7 +41,7 @@ export function unaryImplementations(register: (router: ConnectRouter) => void):
       return recorder;
     },
     rpc(method, impl) {
-      specs.set(methodKey(method), createMethodImplSpec(method, impl as never) as MethodImplSpec);
+      specs.set(methodKey(method), createMethodImplSpec(method, impl as never));
       return recorder;
     },
   } as ConnectRouter;

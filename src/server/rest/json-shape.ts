@@ -30,7 +30,7 @@ function shapeOf(desc: DescMessage): Shape {
       if (getOption(field, nullable)) shape.nullable.push(field.name);
       if ((field.fieldKind === "list" || field.fieldKind === "map") && getOption(field, omit_empty)) shape.omitEmpty.push(field.name);
       if (field.message && !field.message.typeName.startsWith("google.protobuf.")) {
-        shape.nested.push({ name: field.name, kind: field.fieldKind as "list" | "message" | "map", desc: field.message });
+        shape.nested.push({ name: field.name, kind: field.fieldKind, desc: field.message });
       }
     }
     shapes.set(desc, shape);

@@ -107,7 +107,7 @@ export class Compactor {
       this.options.relocateBelowLiveRatio ?? 0.5,
       this.journal.segment,
       () => at.nextFileNo++,
-      (this.options.io ?? nodeJournalIo).fsyncDir,
+      (dir) => (this.options.io ?? nodeJournalIo).fsyncDir(dir),
     );
     const referenced = referencedFiles(disk, this.files);
     const snapshotNo = at.nextFileNo++;

@@ -162,6 +162,7 @@ export class EmbeddedDatabase implements Database {
   async sweepExpired(now: Date = new Date()): Promise<number> {
     this.assertUsable();
     let removed = 0;
+    const deletions: Promise<void>[] = [];
     for (const table of this.tables.values()) {
       const rules: { index: SortedIndex; seconds: number }[] = [];
       if (table.kind === "disk" && table.options.expireAfterSeconds !== undefined) {
@@ -180,11 +181,11 @@ export class EmbeddedDatabase implements Database {
         for (const row of index.rows(from, to)) expired.add(row);
       }
       if (expired.size > 0) {
-        this.deleteRows(table, [...expired]);
+        deletions.push(this.deleteRows(table, [...expired]));
         removed += expired.size;
       }
     }
-    if (removed > 0) await this.journal.durable();
+    await Promise.all(deletions);
     return removed;
   }
 
@@ -253,8 +254,8 @@ export class EmbeddedDatabase implements Database {
     } catch (e) {
       // Earlier documents of the batch are in the journal; wait for them before reporting.
       return this.journal.durable().then(
-        () => Promise.reject(e),
-        () => Promise.reject(e),
+        () => Promise.reject(e as Error),
+        () => Promise.reject(e as Error),
       );
     } finally {
       this.maybeCompact();

@@ -71,7 +71,7 @@ export function buildUpsert(filter: Filter, update: Update): Doc {
   const { $setOnInsert, ...ops } = update;
   const withInsert: Record<string, unknown> = { ...ops };
   if ($setOnInsert && typeof $setOnInsert === "object") {
-    withInsert.$set = { ...((ops.$set as Record<string, unknown> | undefined) ?? {}), ...($setOnInsert as Record<string, unknown>) };
+    withInsert.$set = { ...(ops.$set ?? {}), ...($setOnInsert as Record<string, unknown>) };
   }
   const doc = seed as Doc;
   if (Object.keys(withInsert).length > 0) {

@@ -4,7 +4,7 @@
 // retries that never apply a write twice nor drop part of a batch
 // (docs/storage.md#mongodb-retries says, per write, why each retry is safe).
 
-import { BSON, MongoBulkWriteError, MongoServerError, type Collection as DriverCollection, type Document, type Filter as DriverFilter } from "mongodb";
+import { BSON, MongoBulkWriteError, MongoServerError, type Collection as DriverCollection, type Document, type Filter as DriverFilter, type WriteError } from "mongodb";
 import {
   DuplicateKeyError,
   MAX_TIMESERIES_DOCUMENT_BYTES,
@@ -86,7 +86,7 @@ export class MongoCollection<T extends Doc = Doc> implements Collection<T> {
       // A lost reply may hide a stored document: look before sending it again.
       if (earlierMaybeSent && (await this.stored([doc._id])).size > 0) return;
       try {
-        await this.coll.insertOne({ ...doc } as Doc, { comment });
+        await this.coll.insertOne({ ...doc }, { comment });
       } catch (e) {
         // The earlier attempt was still in flight when we looked, and landed first.
         if (earlierMaybeSent && isDuplicate(e) && (await this.stored([doc._id])).size > 0) return;
@@ -100,7 +100,7 @@ export class MongoCollection<T extends Doc = Doc> implements Collection<T> {
     for (const d of docs) this.checkEventSize(d);
     // What is still to insert. Ordered inserts stop at the first failure, so
     // everything before the failing index is stored and the rest is not.
-    let rest = docs.map((d) => ({ ...d }) as Doc);
+    let rest = docs.map((d) => ({ ...d }));
     await this.write(true, async ({ comment, earlierMaybeSent }) => {
       if (earlierMaybeSent) {
         const stored = await this.stored(rest.map((d) => d._id));
@@ -378,7 +378,8 @@ function isDuplicate(e: unknown): boolean {
 /** The first per-document failure of an ordered insertMany, if the server reported one. */
 function firstWriteError(e: unknown): { index: number; code: number } | null {
   if (!(e instanceof MongoBulkWriteError)) return null;
-  const errors = Array.isArray(e.writeErrors) ? e.writeErrors : [e.writeErrors];
+  // The driver types writeErrors as one error or a list, depending on how many failed.
+  const errors = ([] as WriteError[]).concat(e.writeErrors);
   const first = errors.filter((w) => w && typeof w.index === "number").sort((a, b) => a.index - b.index)[0];
   return first ? { index: first.index, code: Number(first.code) } : null;
 }

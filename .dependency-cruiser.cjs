@@ -1,16 +1,31 @@
-// Dependency boundaries: the layering of src/, checked by `npm run lint:deps`.
+// Dependency boundaries, checked by `npm run lint:deps`: the layering of src/
+// and the browser console's boundary (console/src).
 //
-// Layers, bottom to top (folder names are the target layout; rules on folders
-// that do not exist yet simply match nothing):
+// src/ layers, bottom to top: a layer may import the layers below it; the rules
+// below forbid the upward imports they name (folder names are the target layout;
+// rules on folders that do not exist yet simply match nothing):
 //   storage                 the database engines; imports nothing else in src/
-//   screening               the pure screening engine (detectors, resolution)
-//   policies, projects, custom-guardrails, logs, analytics, auth
-//                           resources: each owns its collection and service
+//   auth, observability     organizations, API keys, access rules; logging, metrics
+//   api                     interceptors, context and errors shared by the resources and
+//                           the protocols: below every resource, so it imports no resource,
+//                           guard, screening, server or cli (api-below-resources)
+//   policies, projects, custom-guardrails, logs, analytics, sanitize
+//                           resources: each owns its collection and service; siblings that
+//                           do not import one another, except projects -> policies
 //   guard                   the screening resource: composes the engine with
-//                           policies, projects, custom guardrails, logs, analytics
-//   api                     interceptors, context, errors shared by the protocols
-//   server                  protocol plumbing (HTTP, REST, gRPC reflection)
+//                           policies, projects, custom guardrails, logs, analytics, sanitize
+//   server                  protocol plumbing (HTTP, REST, gRPC reflection): imports api
+//                           and observability, not the resources, guard, screening, storage
+//                           or auth (server-is-protocol-only); app.ts passes the services in
 //   app.ts, main.ts, cli/   composition roots
+// Beside the stack, screening/ is the pure screening engine (detectors, resolution):
+// the resources and guard import it, it imports only itself and src/paths.ts
+// (engine-is-pure).
+//
+// console/src is a browser bundle beside the service (docs/console.md): it talks
+// to the service over the generated client (gen/) and shares only the server's
+// import-free vocabulary module; the console-* rules below keep it that way, and
+// src-does-not-import-console the other way round.
 //
 // Paths are relative to the repository root; `$1` in a `to` rule refers to
 // the first group captured by the `from` path, so a folder may import itself.
@@ -102,6 +117,45 @@ module.exports = {
       to: { dependencyTypes: ["npm-no-pkg", "npm-unknown"] },
     },
     {
+      name: "console-imports-only-the-vocabulary-from-src",
+      severity: "error",
+      comment:
+        "The console (console/src) is bundled for browsers: from src/ it may import only src/screening/vocabulary.ts, a module without imports. " +
+        "Anything else it needs from the service comes over the API (gen/ holds the client) or is generated into console/src.",
+      from: { path: "^console/" },
+      to: { path: "^src/", pathNot: "^src/screening/vocabulary\\.ts$" },
+    },
+    {
+      name: "console-vocabulary-is-import-free",
+      severity: "error",
+      comment: "src/screening/vocabulary.ts is bundled into the console as is: an import there would pull server code (or node builtins) into the browser bundle.",
+      from: { path: "^src/screening/vocabulary\\.ts$" },
+      to: {},
+    },
+    {
+      name: "console-entry-is-imported-by-nobody",
+      severity: "error",
+      comment:
+        "console/src/main.tsx is the shell that imports every page: a page importing it closes a cycle. " +
+        "What pages share (PageProps, links, the playground handoff) lives in modules of its own.",
+      from: { path: "^console/" },
+      to: { path: "^console/src/main\\.tsx$" },
+    },
+    {
+      name: "console-pages-do-not-import-pages",
+      severity: "error",
+      comment: "A console page does not import another page; what two pages share lives in a module of its own under console/src.",
+      from: { path: "^console/src/pages/" },
+      to: { path: "^console/src/pages/" },
+    },
+    {
+      name: "src-does-not-import-console",
+      severity: "error",
+      comment: "console/ is the browser bundle; the service serves its built files (src/server/console.ts) and never imports its code.",
+      from: { path: "^src/" },
+      to: { path: "^console/" },
+    },
+    {
       name: "not-to-unresolvable",
       severity: "error",
       comment: "An import that does not resolve is a bug — and would let every rule above pass silently.",
@@ -116,12 +170,13 @@ module.exports = {
     tsPreCompilationDeps: true,
     tsConfig: { fileName: "tsconfig.json" },
     // NodeNext sources import "./x.js" for ./x.ts: dependency-cruiser retries
-    // .js -> .ts/.d.ts (and .mjs -> .mts) the way tsc does, given the tsConfig.
+    // .js -> .ts/.tsx/.d.ts (and .mjs -> .mts) the way tsc does, given the tsConfig;
+    // .tsx is the console's components (console/tsconfig.json resolves the same way).
     enhancedResolveOptions: {
       exportsFields: ["exports"],
       conditionNames: ["import", "require", "node", "default", "types"],
       mainFields: ["module", "main", "types", "typings"],
-      extensions: [".ts", ".mts", ".cts", ".js", ".mjs", ".cjs", ".json", ".d.ts"],
+      extensions: [".ts", ".tsx", ".mts", ".cts", ".js", ".mjs", ".cjs", ".json", ".d.ts"],
     },
     reporterOptions: {
       text: { highlightFocused: true },

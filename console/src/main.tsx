@@ -4,7 +4,8 @@ import { render } from "preact";
 import { useEffect, useMemo, useRef, useState } from "preact/hooks";
 import "uplot/dist/uPlot.min.css";
 import "./style.css";
-import { apiFor, loadSession, problemOf, saveSession, signIn, type Api, type Problem, type Session } from "./api.js";
+import { apiFor, loadSession, problemOf, saveSession, signIn, type Problem, type Session } from "./api.js";
+import type { PageProps } from "./page-props.js";
 import { KeysPage } from "./pages/keys.js";
 import { LogDetailPage, LogsPage } from "./pages/logs.js";
 import { OverviewPage } from "./pages/overview.js";
@@ -12,14 +13,6 @@ import { PlaygroundPage } from "./pages/playground.js";
 import { ImpactPage, PolicyEditorPage, PoliciesPage } from "./pages/policies.js";
 import { ProjectsPage } from "./pages/projects.js";
 import { ErrorBox } from "./ui.js";
-
-export interface PageProps {
-  api: Api;
-  readOnly: boolean;
-  /** The route's path segments after the page name, and its query. */
-  params: string[];
-  query: URLSearchParams;
-}
 
 const pages: { path: string; label: string }[] = [
   { path: "overview", label: "Overview" },

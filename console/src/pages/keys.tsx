@@ -1,7 +1,7 @@
 // Keys: list, create (the secret is shown once), revoke (/v1-beta/api-keys).
 import { useState } from "preact/hooks";
 import { problemOf, type Problem } from "../api.js";
-import type { PageProps } from "../main.js";
+import type { PageProps } from "../page-props.js";
 import { Empty, ErrorBox, Loading, Table, shortTime, useAsync } from "../ui.js";
 
 const when = (t?: { seconds: bigint }) => (t ? shortTime(new Date(Number(t.seconds) * 1000).toISOString()) : "—");

@@ -3,9 +3,11 @@
 import { useState } from "preact/hooks";
 import type { GuardLog, MsgResult } from "../../../gen/parapet/v1/logs_pb.js";
 import { colourOf, logFamilies } from "../catalogue.js";
-import type { PageProps } from "../main.js";
+import { logHref } from "../log-link.js";
+import type { PageProps } from "../page-props.js";
+import { openInPlayground } from "../playground-handoff.js";
+import { ProjectSelect, useProjects } from "../project-select.js";
 import { Badge, Empty, ErrorBox, Highlighted, Loading, Table, shortTime, type Span, useAsync } from "../ui.js";
-import { openInPlayground } from "./playground.js";
 
 const windows: { id: string; label: string; ms: number }[] = [
   { id: "1h", label: "Last hour", ms: 3_600_000 },
@@ -24,10 +26,6 @@ function milliseconds(ms: number): string {
   return ms < 10 ? `${ms.toFixed(2)} ms` : `${Math.round(ms)} ms`;
 }
 
-export function logHref(log: { requestUuid: string; timestamp: string }): string {
-  return `#/logs/${encodeURIComponent(log.requestUuid)}?at=${encodeURIComponent(log.timestamp)}`;
-}
-
 function snippet(log: GuardLog): string {
   const m = log.messages.find((x) => x.role === "user") ?? log.messages[0];
   const text = m?.content ?? "";
@@ -41,7 +39,7 @@ export function LogsPage({ api }: PageProps) {
   const [detectedOnly, setDetectedOnly] = useState(false);
   const [families, setFamilies] = useState<string[]>([]);
   const [offset, setOffset] = useState(0);
-  const projects = useAsync(() => api.projects.listProjects({ limit: 1000 }), []);
+  const projects = useProjects(api);
   const logs = useAsync(() => {
     const end = Date.now() + 60_000;
     const ms = windows.find((w) => w.id === windowId)!.ms;
@@ -76,17 +74,7 @@ export function LogsPage({ api }: PageProps) {
             ))}
           </select>
         </label>
-        <label>
-          Project
-          <select value={projectId} onChange={(e) => reset(setProjectId)(e.currentTarget.value)}>
-            <option value="">All projects</option>
-            {projects.data?.projects.map((p) => (
-              <option key={p.id} value={p.id}>
-                {p.name}
-              </option>
-            ))}
-          </select>
-        </label>
+        <ProjectSelect projects={projects} value={projectId} onChange={reset(setProjectId)} anyLabel="All projects" />
         <label class="check">
           <input type="checkbox" checked={flaggedOnly} onChange={(e) => reset(setFlaggedOnly)(e.currentTarget.checked)} /> Flagged only
         </label>

@@ -3,7 +3,8 @@
 import { useEffect, useRef, useState } from "preact/hooks";
 import uPlot from "uplot";
 import type { GetAnalyticsResponse } from "../../../gen/parapet/v1/analytics_pb.js";
-import type { PageProps } from "../main.js";
+import type { PageProps } from "../page-props.js";
+import { ProjectSelect, useProjects } from "../project-select.js";
 import { Empty, ErrorBox, Loading, useAsync } from "../ui.js";
 
 /** Ranges and the resolutions that divide them evenly (the analytics endpoint's rule). */
@@ -108,7 +109,7 @@ export function OverviewPage({ api }: PageProps) {
   const range = ranges.find((r) => r.id === rangeId)!;
   const [resolution, setResolution] = useState("PT1H");
   const res = range.resolutions.includes(resolution) ? resolution : (range.resolutions[1] ?? range.resolutions[0]);
-  const projects = useAsync(() => api.projects.listProjects({ limit: 1000 }), []);
+  const projects = useProjects(api);
   const analytics = useAsync(() => {
     // The end is the next whole minute, so the current minute's requests are in the last bucket.
     const end = Math.floor(Date.now() / 60_000) * 60_000 + 60_000;
@@ -126,17 +127,7 @@ export function OverviewPage({ api }: PageProps) {
     <section>
       <h1 tabIndex={-1}>Overview</h1>
       <form class="controls" onSubmit={(e) => e.preventDefault()}>
-        <label>
-          Project
-          <select value={projectId} onChange={(e) => setProjectId(e.currentTarget.value)}>
-            <option value="">Whole organization</option>
-            {projects.data?.projects.map((p) => (
-              <option value={p.id} key={p.id}>
-                {p.name} ({p.id})
-              </option>
-            ))}
-          </select>
-        </label>
+        <ProjectSelect projects={projects} value={projectId} onChange={setProjectId} anyLabel="Whole organization" withId />
         <label>
           Range
           <select value={rangeId} onChange={(e) => setRangeId(e.currentTarget.value)}>

@@ -6,39 +6,10 @@ import { useState } from "preact/hooks";
 import type { MessageSchema } from "../../../gen/parapet/v1/guard_pb.js";
 import { screeningGuard, screeningKey } from "../api.js";
 import { isFlagLevel } from "../catalogue.js";
-import type { PageProps } from "../main.js";
+import type { PageProps } from "../page-props.js";
+import { takeHandoff, turn, type Turn } from "../playground-handoff.js";
+import { ProjectOptions, useProjects } from "../project-select.js";
 import { Badge, Empty, ErrorBox, Highlighted, Loading, Table, useAsync, useDebounced } from "../ui.js";
-
-const handoffItem = "parapet.console.playground";
-
-/** Opens the playground on a conversation (a logged request's), through session storage like the key. */
-export function openInPlayground(turns: { role: string; content: string; toolName?: string; toolArgs?: string; toolCallId?: string }[], projectId: string): void {
-  sessionStorage.setItem(handoffItem, JSON.stringify({ turns: turns.map((t) => turn(t.role, t.content, t)), projectId }));
-  location.hash = "#/playground";
-}
-
-function takeHandoff(): { turns: Turn[]; projectId: string } | null {
-  const raw = sessionStorage.getItem(handoffItem);
-  sessionStorage.removeItem(handoffItem);
-  try {
-    const v = raw ? (JSON.parse(raw) as { turns: Turn[]; projectId: string }) : null;
-    return v && Array.isArray(v.turns) ? v : null;
-  } catch {
-    return null;
-  }
-}
-
-interface Turn {
-  role: string;
-  content: string;
-  toolName: string;
-  toolArgs: string;
-  toolCallId: string;
-}
-
-function turn(role: string, content: string, extra: Partial<Turn> = {}): Turn {
-  return { role, content, toolName: extra.toolName ?? "", toolArgs: extra.toolArgs ?? "", toolCallId: extra.toolCallId ?? "" };
-}
 
 /** One sample conversation per detector family. */
 const samples: { label: string; turns: Turn[] }[] = [
@@ -75,7 +46,7 @@ export function PlaygroundPage({ api }: PageProps) {
   // "" (the default project), "project:<id>" or "policy:<id>": a policy is tried through detailed results' policy_id.
   const [target, setTarget] = useState(handoff?.projectId ? `project:${handoff.projectId}` : "");
   const [skey, setSkey] = useState(screeningKey.get);
-  const projects = useAsync(() => api.projects.listProjects({ limit: 1000 }), []);
+  const projects = useProjects(api);
   const policies = useAsync(() => api.policies.listPolicies({ limit: 1000 }), []);
   const settled = useDebounced(JSON.stringify({ turns, target, skey }), 500);
   const screened = useAsync(async () => {
@@ -105,11 +76,7 @@ export function PlaygroundPage({ api }: PageProps) {
           <select value={target} onChange={(e) => setTarget(e.currentTarget.value)}>
             <option value="">Default project</option>
             <optgroup label="Projects">
-              {projects.data?.projects.map((p) => (
-                <option key={p.id} value={`project:${p.id}`}>
-                  {p.name}
-                </option>
-              ))}
+              <ProjectOptions projects={projects} valuePrefix="project:" />
             </optgroup>
             <optgroup label="Policies">
               {policies.data?.policies.map((p) => (

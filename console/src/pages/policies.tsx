@@ -7,9 +7,10 @@ import type { DetectorConfig, PolicyRequestSchema } from "../../../gen/parapet/v
 import type { PreviewPolicyImpactResponse } from "../../../gen/parapet/v1/policy_drafts_pb.js";
 import { problemOf, type Api, type Problem } from "../api.js";
 import { detectorCatalogue, locations, thresholds } from "../catalogue.js";
-import type { PageProps } from "../main.js";
+import { logHref } from "../log-link.js";
+import type { PageProps } from "../page-props.js";
+import { ProjectSelect, useProjects } from "../project-select.js";
 import { Badge, Empty, ErrorBox, Loading, Table, shortTime, useAsync, useDebounced } from "../ui.js";
-import { logHref } from "./logs.js";
 
 interface PolicyDraft {
   name: string;
@@ -214,13 +215,13 @@ function LintPanel({ api, draft }: { api: Api; draft: PolicyDraft }) {
 }
 
 function ImpactPanel({ api, draft }: { api: Api; draft: PolicyDraft }) {
-  const projects = useAsync(() => api.projects.listProjects({ limit: 1000 }), []);
+  const projects = useProjects(api);
   const [projectId, setProjectId] = useState("");
   const [limit, setLimit] = useState(100);
   const [busy, setBusy] = useState(false);
   const [result, setResult] = useState<PreviewPolicyImpactResponse>();
   const [problem, setProblem] = useState<Problem>();
-  const project = projectId || projects.data?.projects[0]?.id || "";
+  const project = projectId || projects?.[0]?.id || "";
   const run = async (e: Event) => {
     e.preventDefault();
     setBusy(true);
@@ -239,16 +240,7 @@ function ImpactPanel({ api, draft }: { api: Api; draft: PolicyDraft }) {
       <h2>Impact preview</h2>
       <p>Screens the project's most recent logged requests again with this draft (nothing is saved) and compares with what was detected then.</p>
       <form class="controls" onSubmit={run}>
-        <label>
-          Project
-          <select value={project} onChange={(e) => setProjectId(e.currentTarget.value)}>
-            {projects.data?.projects.map((p) => (
-              <option key={p.id} value={p.id}>
-                {p.name}
-              </option>
-            ))}
-          </select>
-        </label>
+        <ProjectSelect projects={projects} value={project} onChange={setProjectId} />
         <label>
           Last N requests
           <input type="number" min={1} max={500} value={limit} onInput={(e) => setLimit(Math.min(500, Math.max(1, Number(e.currentTarget.value) || 1)))} />

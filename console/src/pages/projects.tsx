@@ -2,7 +2,7 @@
 import { useState } from "preact/hooks";
 import type { Project } from "../../../gen/parapet/v1/projects_pb.js";
 import { problemOf, type Problem } from "../api.js";
-import type { PageProps } from "../main.js";
+import type { PageProps } from "../page-props.js";
 import { Empty, ErrorBox, Loading, Table, useAsync } from "../ui.js";
 
 export function ProjectsPage({ api, readOnly }: PageProps) {

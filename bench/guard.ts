@@ -138,6 +138,35 @@ function distinctBodies(chars: number, count: number): string[] {
   return Array.from({ length: count }, () => JSON.stringify({ messages: distinctMessages(chars) }));
 }
 
+/** Prints the figures docs/operations.md records. */
+function report(
+  results: Result[],
+  cold: Result[],
+  cached: Result[],
+  cpu1k: string,
+  mem: Awaited<ReturnType<typeof rssMb>>,
+  heap: Awaited<ReturnType<typeof heapMb>>,
+): void {
+  console.log(`machine: ${cpus().length} cores (${cpus()[0]?.model.trim()}), Node ${process.version}; server and load generator share the machine`);
+  console.log(`${"scenario".padEnd(44)} ${"count".padStart(6)} ${"p50 ms".padStart(8)} ${"p95 ms".padStart(8)} ${"p99 ms".padStart(8)} ${"req/s".padStart(8)}`);
+  for (const r of results) console.log(line(r));
+  console.log("cold start, not the steady state (the first requests after start, while V8 optimises):");
+  for (const r of cold) console.log(line(r));
+  console.log("cache hits, not a screening figure (one body repeated, the detectors' text caches answer):");
+  for (const r of cached) console.log(line(r));
+  const rps = (name: string) => {
+    const r = results.find((x) => x.name === name)!;
+    return r.count / r.seconds;
+  };
+  console.log(
+    `screening/no-op throughput ratio at 1000 chars, 64 connections: ${(rps("HTTP guard 1000 chars, 64 connections") / rps("HTTP ping  1000 chars, 64 connections")).toFixed(2)}`,
+  );
+  console.log(`CPU per request at 1000 chars, 64 connections: ${cpu1k}`);
+  console.log(
+    `server memory: rss ${mem.rss.toFixed(0)} MB, peak ${mem.peak.toFixed(0)} MB; main thread heap ${heap.used.toFixed(0)} MB used of ${heap.total.toFixed(0)} MB, external ${heap.external.toFixed(0)} MB`,
+  );
+}
+
 async function main() {
   const service = await startService({ PARAPET_BOOTSTRAP_SCREENING_KEY: KEY, LOG_LEVEL: "info" });
   const { child, port } = service;
@@ -203,26 +232,7 @@ async function main() {
     results.push(await drive("gRPC guard 1000 chars, sequential", 1, n(2_000), grpcCall(0)));
     results.push(await drive("gRPC guard 1000 chars, 64 streams", 64, n(10_000), grpcCall(n(2_000))));
 
-    const mem = await rssMb(child.pid!);
-    const heap = await heapMb(port);
-    console.log(`machine: ${cpus().length} cores (${cpus()[0]?.model.trim()}), Node ${process.version}; server and load generator share the machine`);
-    console.log(`${"scenario".padEnd(44)} ${"count".padStart(6)} ${"p50 ms".padStart(8)} ${"p95 ms".padStart(8)} ${"p99 ms".padStart(8)} ${"req/s".padStart(8)}`);
-    for (const r of results) console.log(line(r));
-    console.log("cold start, not the steady state (the first requests after start, while V8 optimises):");
-    for (const r of cold) console.log(line(r));
-    console.log("cache hits, not a screening figure (one body repeated, the detectors' text caches answer):");
-    for (const r of cached) console.log(line(r));
-    const rps = (name: string) => {
-      const r = results.find((x) => x.name === name)!;
-      return r.count / r.seconds;
-    };
-    console.log(
-      `screening/no-op throughput ratio at 1000 chars, 64 connections: ${(rps("HTTP guard 1000 chars, 64 connections") / rps("HTTP ping  1000 chars, 64 connections")).toFixed(2)}`,
-    );
-    console.log(`CPU per request at 1000 chars, 64 connections: ${cpu1k}`);
-    console.log(
-      `server memory: rss ${mem.rss.toFixed(0)} MB, peak ${mem.peak.toFixed(0)} MB; main thread heap ${heap.used.toFixed(0)} MB used of ${heap.total.toFixed(0)} MB, external ${heap.external.toFixed(0)} MB`,
-    );
+    report(results, cold, cached, cpu1k, await rssMb(child.pid!), await heapMb(port));
   } finally {
     agent.destroy();
     await service.stop();

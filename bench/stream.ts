@@ -88,7 +88,7 @@ async function stream(client: Client<typeof GuardService>, projectId: string, de
     push({ kind: { case: "delta", value: { text: empty ? "" : text } } });
     const r = await answers.next();
     out.push(performance.now() - t);
-    if (r.value?.stop) throw new Error("stream stopped: the bench runs in detect mode");
+    if ((r.value as { stop?: unknown } | undefined)?.stop) throw new Error("stream stopped: the bench runs in detect mode");
   }
   push({ kind: { case: "close", value: {} } });
   await answers.next();

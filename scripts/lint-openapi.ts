@@ -54,7 +54,7 @@ function* operationSchemas(doc: Doc): Iterable<[where: string, schema: unknown]>
 export async function lintOpenApi(doc: Doc): Promise<string[]> {
   const problems: string[] = [];
   const validator = new Validator();
-  const result = await validator.validate(structuredClone(doc) as Record<string, unknown>);
+  const result = await validator.validate(structuredClone(doc));
   if (validator.version !== "3.1") problems.push(`OpenAPI version ${validator.version}, expected 3.1`);
   if (!result.valid) problems.push(`not a valid OpenAPI 3.1 document: ${JSON.stringify(result.errors).slice(0, 2000)}`);
   let compile: (schema: unknown) => ValidateFunction;
@@ -82,7 +82,7 @@ export async function lintOpenApi(doc: Doc): Promise<string[]> {
 
 if (process.argv[1] && path.resolve(process.argv[1]) === fileURLToPath(import.meta.url)) {
   const file = process.argv[2] ?? openApiFile;
-  const problems = await lintOpenApi(JSON.parse(await readFile(file, "utf8")));
+  const problems = await lintOpenApi(JSON.parse(await readFile(file, "utf8")) as Parameters<typeof lintOpenApi>[0]);
   for (const p of problems) console.error(`${path.relative(process.cwd(), file)}: ${p}`);
   if (problems.length > 0) process.exit(1);
   console.log(`${path.relative(process.cwd(), file)}: valid OpenAPI 3.1`);

@@ -92,7 +92,7 @@ export function withNull(schema: JsonSchema): JsonSchema {
   let out: JsonSchema;
   if (typeof rest.type === "string" && rest.$ref === undefined) {
     out = { ...rest, type: [rest.type, "null"] };
-    if (Array.isArray(rest.enum)) out.enum = [...rest.enum, null];
+    if (Array.isArray(rest.enum)) out.enum = [...(rest.enum as unknown[]), null];
     if (rest.const !== undefined) out = { anyOf: [rest, { type: "null" }] };
   } else if (Array.isArray(rest.type) && rest.$ref === undefined && rest.const === undefined && !Array.isArray(rest.enum)) {
     out = { ...rest, type: [...(rest.type as string[]), "null"] };

@@ -111,7 +111,8 @@ export function readProtoOptions(files: readonly DescFile[], nullableOption: str
     messageRules(message) {
       const rules = messageOption(message, messageValidate);
       const cel = Array.isArray(rules?.cel) ? (rules.cel as JsonObject[]) : [];
-      return cel.map((c) => ({ id: String(c.id ?? ""), message: String(c.message ?? c.expression ?? "") }));
+      const text = (v: unknown) => (typeof v === "string" ? v : "");
+      return cel.map((c) => ({ id: text(c.id), message: text(c.message ?? c.expression) }));
     },
     isRequired(field) {
       if (messageOption(field, fieldValidate)?.required === true) return true;

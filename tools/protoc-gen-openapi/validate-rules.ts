@@ -44,7 +44,7 @@ export function applyFieldRules(rules: JsonObject, schema: JsonSchema): void {
   if (rules.ignore !== undefined && rules.ignore !== "IGNORE_UNSPECIFIED") return;
   for (const [kind, value] of Object.entries(rules)) {
     if (value === null || typeof value !== "object" || Array.isArray(value)) continue;
-    const r = value as JsonObject;
+    const r = value;
     if (kind === "string") stringRules(r, schema);
     else if (numberKinds.includes(kind)) numberRules(r, schema, false);
     else if (wideKinds.includes(kind)) numberRules(r, schema, true);

@@ -100,8 +100,8 @@ function guardRequest(request: ScreenRequest) {
   if (request.tools !== undefined && !Array.isArray(request.tools)) throw invalidRequest("tools: must be an array of tool definitions");
   if (request.metadata !== undefined && !isObject(request.metadata)) throw invalidRequest("metadata: must be an object");
   return {
-    messages: request.messages.map((m, i) => message(m, `messages[${i}]`)),
-    tools: (request.tools ?? []).map((t, i) => tool(t, `tools[${i}]`)),
+    messages: (request.messages as ChatMessage[]).map((m, i) => message(m, `messages[${i}]`)),
+    tools: ((request.tools ?? []) as ToolDefinition[]).map((t, i) => tool(t, `tools[${i}]`)),
     projectId: optionalString(request.projectId, "projectId"),
     breakdown: optionalBoolean(request.breakdown, "breakdown"),
     payload: optionalBoolean(request.payload, "payload"),

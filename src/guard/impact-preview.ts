@@ -9,7 +9,7 @@ import { ApiError } from "../api/errors.js";
 import { callerOrg, requireFeature } from "../api/tenant.js";
 import type { Organizations } from "../auth/organizations.js";
 import type { CustomGuardrails } from "../custom-guardrails/repository.js";
-import { GuardrailCache } from "./resolve.js";
+import { GuardrailCache } from "./guardrail-cache.js";
 import type { GuardLogs, StoredLog, StoredLogMessage } from "../logs/repository.js";
 import type { Projects } from "../projects/repository.js";
 import { screen, type Screening } from "../screening/engine.js";

@@ -26,6 +26,7 @@ import type { Config } from "./config.js";
 import { customGuardrailService, guardrailViolations } from "./custom-guardrails/service.js";
 import { draftLint } from "./guard/draft-lint.js";
 import { impactPreview } from "./guard/impact-preview.js";
+import type { GuardDeps } from "./guard/deps.js";
 import { guardService } from "./guard/service.js";
 import { guardStreams } from "./guard/stream/service.js";
 import { defaultPoolLimits, ScreeningPool } from "./guard/worker-pool.js";
@@ -82,7 +83,7 @@ function sanitizeSettings(repos: Repositories, config: Config) {
   return { vault: repos.vault, vaultTtlSeconds: config.vaultTtlSeconds, maxRestoredChars: 4 * config.maxBodyBytes };
 }
 
-function services(config: Config, repos: Repositories, metrics: Metrics, pool: ScreeningPool | undefined, busy: () => boolean): ServiceImpls {
+function services(config: Config, repos: Repositories, guard: GuardDeps): ServiceImpls {
   const { orgs, policies, projects, guardrails, logs, rollups } = repos;
   const guardrailLocations = async (orgId: string, ids: string[]) => new Map((await guardrails.many(orgId, ids)).map((g) => [g._id, g.locations]));
   return {
@@ -96,19 +97,7 @@ function services(config: Config, repos: Repositories, metrics: Metrics, pool: S
     },
     projects: projectService({ orgs, policies, projects }),
     customGuardrails: customGuardrailService({ orgs, guardrails }),
-    guard: guardService({
-      ...repos,
-      prepare: prepareDetectors,
-      modelVersion: detectorsVersion,
-      maxMessages: config.maxMessages,
-      metrics,
-      pool,
-      workerThresholdChars: config.workerThresholdChars,
-      busy,
-      requestTimeoutMs: config.requestTimeoutMs,
-      build: { gitRevision: config.gitRevision, gitTimestamp: config.gitTimestamp },
-      sanitize: sanitizeSettings(repos, config),
-    }),
+    guard: guardService(guard),
     logs: logService({ orgs, logs }),
     analytics: analyticsService({ orgs, rollups }),
     retiredPolicies: retiredPolicyService,
@@ -157,22 +146,26 @@ export async function startApp(config: Config, log: Logger = createLogger(config
     // Several requests at once: small ones may be screened on a worker with room as well.
     const load: RequestLoad = { inFlight: 0 };
     const busy = () => load.inFlight > 1;
-    const impls = services(config, repos, metrics, pool, busy);
-    // GuardStream and its REST sessions (docs/streaming.md); open sessions are logged before storage closes.
-    const streams = guardStreams({
+    // One set of dependencies for GuardService's unary calls and its streams.
+    const guard: GuardDeps = {
       ...repos,
       prepare: prepareDetectors,
+      modelVersion: detectorsVersion,
       maxMessages: config.maxMessages,
       maxBodyBytes: config.maxBodyBytes,
+      metrics,
       pool,
       workerThresholdChars: config.workerThresholdChars,
       busy,
       requestTimeoutMs: config.requestTimeoutMs,
+      build: { gitRevision: config.gitRevision, gitTimestamp: config.gitTimestamp },
+      sanitize: sanitizeSettings(repos, config),
       limits: config.streams,
-      metrics,
       log,
-      sanitize: { orgs: repos.orgs, ...sanitizeSettings(repos, config) },
-    });
+    };
+    const impls = services(config, repos, guard);
+    // GuardStream and its REST sessions (docs/streaming.md); open sessions are logged before storage closes.
+    const streams = guardStreams(guard);
     impls.guard = { ...impls.guard, ...streams.handlers };
     closers.push(() => streams.close());
     const limits = await openRequestLimits(db, config, log);

@@ -9,11 +9,12 @@ import { ApiError } from "../api/errors.js";
 import { callerOrg, requireFeature } from "../api/tenant.js";
 import type { Organizations } from "../auth/organizations.js";
 import type { CustomGuardrails } from "../custom-guardrails/repository.js";
-import { GuardrailCache } from "./resolve.js";
+import { GuardrailCache } from "./guardrail-cache.js";
 import type { GuardLogs, StoredLog, StoredLogMessage } from "../logs/repository.js";
 import type { Projects } from "../projects/repository.js";
 import { screen, type Screening } from "../screening/engine.js";
 import { apiErrorOf } from "./request-screener.js";
+import { screeningPolicyOf } from "./screening-policy.js";
 import { partsOf, type Part } from "../screening/parts.js";
 import { detectFnOf } from "../screening/registry.js";
 import { policyInputOf } from "../policies/convert.js";
@@ -65,7 +66,7 @@ export function impactPreview(deps: ImpactPreviewDeps): Pick<ServiceImpl<typeof 
       const stored = await deps.guardrails.many(org._id, draft.custom_guardrail_ids);
       const missing = draft.custom_guardrail_ids.filter((id) => !stored.some((g) => g._id === id));
       if (missing.length > 0) throw new ApiError("not_found", `no custom guardrail '${missing[0]}' in this organization`);
-      const policy = { id: "draft", threshold: draft.default_threshold, detectors: draft.detectors };
+      const policy = screeningPolicyOf({ ...draft, _id: "draft" });
       const guardrails = cache.active(stored);
 
       const limit = req.limit ?? DEFAULT_IMPACT_LIMIT;

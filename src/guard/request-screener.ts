@@ -12,7 +12,7 @@ import type { Metrics } from "../observability/metrics.js";
 import { DeadlineExceededError, GuardrailLimitError, screen, type Screening, type ScreeningPolicy } from "../screening/engine.js";
 import type { Part } from "../screening/parts.js";
 import { detectFnOf } from "../screening/registry.js";
-import { GuardrailCache } from "./resolve.js";
+import { GuardrailCache } from "./guardrail-cache.js";
 import type { ScreeningPool } from "./worker-pool.js";
 
 export interface ScreenerDeps {

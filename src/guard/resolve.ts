@@ -1,14 +1,11 @@
 // Which policy screens a request: project -> policy, no project -> the
 // organization's default project, no policy -> the built-in default policy.
-import { LRUCache } from "lru-cache";
 import { ApiError } from "../api/errors.js";
 import type { Organization } from "../auth/organizations.js";
 import type { CustomGuardrails, StoredGuardrail } from "../custom-guardrails/repository.js";
 import { DEFAULT_POLICY_ID, defaultPolicy } from "../policies/default-policy.js";
 import type { Policies, StoredPolicy } from "../policies/repository.js";
 import type { Projects, StoredProject } from "../projects/repository.js";
-import type { ActiveGuardrail } from "../screening/engine.js";
-import { compilePattern } from "../screening/patterns.js";
 
 export interface Resolved {
   project: StoredProject;
@@ -57,28 +54,4 @@ export async function resolvePolicy(deps: ResolveDeps, org: Organization, projec
   const effective = policy ?? defaultPolicy(org._id);
   const guardrails = await deps.guardrails.many(org._id, effective.custom_guardrail_ids);
   return { project, policy: effective, isDefault, danglingPolicyId, guardrails };
-}
-
-const sameStrings = (a: readonly string[], b: readonly string[]) => a.length === b.length && a.every((x, i) => x === b[i]);
-
-/**
- * Compiled guardrails, cached by id so patterns compile once. A hit is checked against the
- * guardrail's content, not its `updated_at`: two updates within one millisecond on different
- * replicas share a timestamp.
- */
-export class GuardrailCache {
-  private readonly cache = new LRUCache<string, { source: StoredGuardrail; active: ActiveGuardrail }>({ max: 5000 });
-
-  active(guardrails: StoredGuardrail[]): ActiveGuardrail[] {
-    return guardrails.map((g) => {
-      const hit = this.cache.get(g._id);
-      if (hit && sameStrings(hit.source.patterns, g.patterns) && sameStrings(hit.source.labels, g.labels) && sameStrings(hit.source.locations, g.locations)) {
-        return hit.active;
-      }
-      const patterns = g.patterns.map(compilePattern).flatMap((c) => (c.ok ? [c.pattern] : []));
-      const active: ActiveGuardrail = { id: g._id, patterns, labels: g.labels, locations: g.locations };
-      this.cache.set(g._id, { source: g, active });
-      return active;
-    });
-  }
 }

@@ -4,45 +4,23 @@ import { create, type MessageInitShape } from "@bufbuild/protobuf";
 import type { HandlerContext, ServiceImpl } from "@connectrpc/connect";
 import { v7 as uuidv7 } from "uuid";
 import { DevInfoSchema, type GuardService, type Message, type ResultItemSchema, type ToolResultItemSchema } from "../../gen/parapet/v1/guard_pb.js";
-import type { AnalyticsRollups } from "../analytics/rollups.js";
 import { requestIdOf } from "../api/context.js";
 import { ApiError } from "../api/errors.js";
 import { callerOrg } from "../api/tenant.js";
-import type { Organizations } from "../auth/organizations.js";
-import type { CustomGuardrails } from "../custom-guardrails/repository.js";
-import type { GuardLogs } from "../logs/repository.js";
-import type { Policies } from "../policies/repository.js";
-import type { Projects } from "../projects/repository.js";
 import { checkSanitizeRequest, restoreTextHandler, sanitizeAnswer, type SanitizeDeps } from "../sanitize/service.js";
 import type { Screening } from "../screening/engine.js";
 import { partsOf, skippedPartNotes } from "../screening/parts.js";
 import { reportsPayload } from "../screening/registry.js";
-import { buildInfo, type BuildInfo } from "./build-info.js";
+import { buildInfo } from "./build-info.js";
+import type { GuardDeps } from "./deps.js";
 import { lintPolicy } from "./lint.js";
 import { logOf } from "./log-entry.js";
-import { RequestScreener, type ScreenerDeps } from "./request-screener.js";
+import { RequestScreener } from "./request-screener.js";
 import { resolvePolicy, resolvePolicyById } from "./resolve.js";
+import { screeningPolicyOf } from "./screening-policy.js";
 import type { GuardStreamMethod } from "./stream/service.js";
 
-export interface GuardServiceDeps extends ScreenerDeps {
-  orgs: Organizations;
-  policies: Policies;
-  projects: Projects;
-  guardrails: CustomGuardrails;
-  logs: GuardLogs;
-  rollups: AnalyticsRollups;
-  modelVersion: () => string;
-  /** Most messages, and most tool definitions, one request may carry. */
-  maxMessages: number;
-  /** The request deadline: screening stops once it has passed (docs/decisions.md#rate-limits-and-deadlines). */
-  requestTimeoutMs?: number;
-  /** dev_info's revision and time when the configuration sets them. */
-  build?: Partial<Pick<BuildInfo, "gitRevision" | "gitTimestamp">>;
-  /** The vault and its settings, for `sanitize` and RestoreText (docs/sanitize.md). */
-  sanitize: Omit<SanitizeDeps, "orgs">;
-}
-
-function devInfo(deps: GuardServiceDeps, screening: Screening, messages: readonly Message[]) {
+function devInfo(deps: GuardDeps, screening: Screening, messages: readonly Message[]) {
   const b = buildInfo(deps.build);
   const notes: string[] = skippedPartNotes(messages);
   for (const o of screening.outcomes) {
@@ -54,7 +32,7 @@ function devInfo(deps: GuardServiceDeps, screening: Screening, messages: readonl
 }
 
 // GuardStream and its REST calls are served by stream/service.ts.
-export function guardService(deps: GuardServiceDeps): Omit<ServiceImpl<typeof GuardService>, GuardStreamMethod> {
+export function guardService(deps: GuardDeps): Omit<ServiceImpl<typeof GuardService>, GuardStreamMethod> {
   const screener = new RequestScreener(deps);
   const sanitizeDeps: SanitizeDeps = { ...deps.sanitize, orgs: deps.orgs };
 
@@ -66,13 +44,12 @@ export function guardService(deps: GuardServiceDeps): Omit<ServiceImpl<typeof Gu
     }
     const org = await callerOrg(ctx, deps.orgs);
     const resolved = typeof screenWith === "object" ? await resolvePolicyById(deps, org, screenWith.policyId) : await resolvePolicy(deps, org, screenWith);
-    const policy = { id: resolved.policy._id, threshold: resolved.policy.default_threshold, detectors: resolved.policy.detectors };
     const parts = partsOf(messages, tools);
     // The server's timeout, or the client's own deadline (gRPC, Connect) when it is sooner.
     const clientMs = ctx.timeoutMs();
-    const deadline = Math.min(started + (deps.requestTimeoutMs ?? 30_000), clientMs !== undefined ? Date.now() + clientMs : Infinity);
+    const deadline = Math.min(started + deps.requestTimeoutMs, clientMs !== undefined ? Date.now() + clientMs : Infinity);
     const screeningStarted = performance.now();
-    const screening = await screener.screen(policy, resolved.guardrails, parts, org._id, deadline);
+    const screening = await screener.screen(screeningPolicyOf(resolved.policy), resolved.guardrails, parts, org._id, deadline);
     return { org, resolved, screening, screeningMs: performance.now() - screeningStarted };
   }
 

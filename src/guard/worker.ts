@@ -7,7 +7,7 @@ import { GUARDRAIL_LIMITS } from "../screening/limits.js";
 import { detectFnOf } from "../screening/registry.js";
 import type { Part } from "../screening/parts.js";
 import { loadDetectors, prepareDetectors, type DetectorOptions } from "../screening/registry.js";
-import { GuardrailCache } from "./resolve.js";
+import { GuardrailCache } from "./guardrail-cache.js";
 
 export interface WorkerJob {
   id: number;

@@ -3,7 +3,7 @@
 // updates within one millisecond on different replicas).
 import { describe, expect, it } from "vitest";
 import type { StoredGuardrail } from "../../src/custom-guardrails/repository.js";
-import { GuardrailCache } from "../../src/guard/resolve.js";
+import { GuardrailCache } from "../../src/guard/guardrail-cache.js";
 
 const at = new Date("2026-11-24T10:00:00.000Z");
 const stored = (patterns: string[], labels = ["code"], locations = ["user::content"]): StoredGuardrail => ({

@@ -14,7 +14,7 @@ const MULTILINGUAL = "multilingual_benign.jsonl" as const;
 /** The files a run needs: the older split (`legacy`) reads no multilingual text. */
 export const corpusFiles = (legacy: boolean): CorpusFile[] => (legacy ? EXACT_CORPUS_FILES : [...EXACT_CORPUS_FILES, MULTILINGUAL]);
 
-export interface MultilingualRow {
+interface MultilingualRow {
   text: string;
   lang: string;
 }

@@ -1,6 +1,6 @@
 // The exact detectors this evaluation measures, called as the engine calls
 // them. The lists are in report order (the rows of the tables and the speed
-// line); test/training/eval-exact.test.ts checks that they hold exactly the
+// line); test/training/catalogue.test.ts checks that they hold exactly the
 // registry's pii/* types and exact (non-learned) detectors, so a detector added
 // to the registry is not silently left out of the figures.
 import type { Detection } from "../../src/screening/detector.js";
@@ -25,7 +25,7 @@ export type PiiType = (typeof PII_TYPES)[number];
 export const EXACT_TYPES = [...PII_TYPES, "unknown_links", "override_allow", "override_deny", "tool_access_control", "moderated_content/profanity"] as const;
 type ExactType = (typeof EXACT_TYPES)[number];
 
-export type ExactDetect = (text: string, config: DetectorConfig) => Detection;
+type ExactDetect = (text: string, config: DetectorConfig) => Detection;
 
 export const exactDetectors = Object.fromEntries(
   EXACT_TYPES.map((type) => {

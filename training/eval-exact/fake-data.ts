@@ -107,7 +107,7 @@ export function seedFakers(seed: number): void {
 export const faker = allFakers.en_US;
 export const fk = (loc: string): Faker => allFakers[loc as keyof typeof allFakers];
 export const pick = <T>(xs: readonly T[]): T => faker.helpers.arrayElement(xs);
-export const chance = (p: number) => faker.number.float({ min: 0, max: 1 }) < p;
+const chance = (p: number) => faker.number.float({ min: 0, max: 1 }) < p;
 
 export function cardNumber(): { value: string; valid: boolean } {
   const raw = fk("en_US").finance.creditCardNumber(pick(CARD_ISSUERS)).replace(/\D/g, "");

@@ -17,7 +17,7 @@ import type { SplitName } from "./options.js";
 export const bucket = (text: string): SplitName => (createHash("sha256").update(text).digest()[0] % 2 === 0 ? "tune" : "test");
 
 /** How a locale writes a full postal address (see addressFor). */
-export type Layout =
+type Layout =
   | "us" // street, City, ST 12345
   | "ca" // street, City, PR A1A 1A1
   | "gb" // street, Town, POSTCODE (also over lines)

@@ -33,7 +33,7 @@ export const LEARNED_CORPUS_FILES: CorpusFile[] = [
   "multilingual_benign.jsonl",
   "tool_payloads.jsonl",
 ];
-/** Files read by `training/eval-exact.ts`. */
+/** Files read by `training/eval-exact/` (`npm run eval:exact`). */
 export const EXACT_CORPUS_FILES: CorpusFile[] = ["pii_templates.txt", "prompt_attack.jsonl", "profanity_en.csv"];
 
 export class CorporaError extends Error {}

@@ -26,6 +26,7 @@ import { normalizeText } from "../src/screening/normalize.js";
 import { levelRank, type Level } from "../src/screening/vocabulary.js";
 import { loadModels } from "../src/screening/detectors/learned/models.js";
 import { readJsonl, requireCorpora } from "./corpora.js";
+import { CRUD } from "./generators/tools.js";
 
 requireCorpora("eval-agent", ["tool_agent.jsonl"]);
 const started = performance.now();
@@ -164,8 +165,6 @@ log("The learned models were not trained on this file (but see 3. for prompt_att
 log(`rows: ${toolemu.length} toolkit tool definitions, ${cases.length} task cases, ${normal.length} normal tools, ${attack.length} attacker tools`);
 
 // ---- 1. CRUD ----
-
-const CRUD = ["create", "read", "update", "delete"] as const;
 
 function crudPrediction(call: Part, parts: Part[]): string {
   const levels = CRUD.map((c) => levelRank[detect(`tool_risk/${c}`, call, parts)]);

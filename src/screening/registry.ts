@@ -4,7 +4,7 @@
 // catalogue and of the default policy's detectors.
 import type { DetectFn, DetectorDefinition } from "./detector.js";
 import { overrideAllow, overrideDeny } from "./detectors/overrides.js";
-import { address } from "./detectors/pii/address.js";
+import { address } from "./detectors/pii/address/index.js";
 import { creditCard } from "./detectors/pii/credit-card.js";
 import { email } from "./detectors/pii/email.js";
 import { iban } from "./detectors/pii/iban.js";
@@ -22,8 +22,8 @@ import { create, read, remove, update } from "./detectors/learned/tool-actions.j
 import { toolPayload } from "./detectors/learned/tool-payload.js";
 import { untrustedDestination } from "./detectors/learned/untrusted-destination.js";
 import { untrustedSource } from "./detectors/learned/untrusted-source.js";
-import { loadModels, loadOnnxModeration, loadOnnxPromptAttack, modelVersion, prepare } from "./detectors/learned/models.js";
-import type { OnnxModerationOptions, OnnxPromptAttackOptions } from "./detectors/learned/onnx-classifier.js";
+import { loadModels, loadOnnxModeration, loadOnnxPromptAttack, modelVersion, prepare } from "./detectors/learned/runtime/models.js";
+import type { OnnxModerationOptions, OnnxPromptAttackOptions } from "./detectors/learned/runtime/onnx-classifier.js";
 import type { Part } from "./parts.js";
 import type { FamilyCounter, LogFamily } from "./vocabulary.js";
 

@@ -6,9 +6,9 @@
 // mismatch signature its level.
 import { defineDetector, nothing } from "../../detector.js";
 import { strongest } from "../../vocabulary.js";
-import { actionClasses, deviationSignatures, requestOf } from "./deviation.js";
-import { models, ruleLevel } from "./models.js";
-import { definitionOf, userRequest } from "./tool-calls.js";
+import { actionClasses, deviationSignatures, requestOf } from "./agent-tools/deviation.js";
+import { models, ruleLevel } from "./runtime/models.js";
+import { definitionOf, userRequest } from "./agent-tools/tool-calls.js";
 
 export const dangerousDeviation = defineDetector({
   type: "dangerous_deviation",

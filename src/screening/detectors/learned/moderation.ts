@@ -4,10 +4,10 @@
 // bring-your-own ONNX model replaces the heads of the categories its label
 // map names.
 import { defineDetector, nothing, type DetectorDefinition } from "../../detector.js";
-import { withoutEvidence } from "./language-gate.js";
-import { models, onnxDetection } from "./models.js";
-import type { ModerationCategory } from "./onnx-classifier.js";
-import { cachedFeatures, headScore, textDetection } from "./text-scoring.js";
+import { withoutEvidence } from "./runtime/language-gate.js";
+import { models, onnxDetection } from "./runtime/models.js";
+import type { ModerationCategory } from "./runtime/onnx-classifier.js";
+import { cachedFeatures, headScore, textDetection } from "./runtime/text-scoring.js";
 
 function moderation(category: ModerationCategory): DetectorDefinition {
   return defineDetector({

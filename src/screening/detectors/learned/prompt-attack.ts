@@ -3,10 +3,10 @@
 // bring-your-own ONNX model's score when one is loaded. Tool definitions whose
 // tool the policy lists in `allowed_tools` are not screened.
 import { defineDetector, nothing } from "../../detector.js";
-import { isAllowedTool } from "./allowed-tools.js";
-import { withoutEvidence } from "./language-gate.js";
-import { models, onnxDetection, PROMPT_ATTACK_LOCATIONS } from "./models.js";
-import { cachedFeatures, headScore, textDetection } from "./text-scoring.js";
+import { isAllowedTool } from "./agent-tools/allowed-tools.js";
+import { withoutEvidence } from "./runtime/language-gate.js";
+import { models, onnxDetection, PROMPT_ATTACK_LOCATIONS } from "./runtime/models.js";
+import { cachedFeatures, headScore, textDetection } from "./runtime/text-scoring.js";
 
 export const promptAttack = defineDetector({
   type: "prompt_attack",

@@ -3,13 +3,13 @@
 // carries it. One four-way model; each detector reports its own share.
 import { LRUCache } from "lru-cache";
 import { defineDetector, nothing, type DetectorDefinition } from "../../detector.js";
-import { crudShares, crudTokens } from "./crud.js";
-import type { Crud } from "./crud-lexicon.js";
-import { tokenFeatures } from "./features.js";
-import { levelOf } from "./levels.js";
-import { score } from "./linear.js";
-import { models } from "./models.js";
-import { definitionOf } from "./tool-calls.js";
+import { crudShares, crudTokens } from "./agent-tools/crud.js";
+import type { Crud } from "./agent-tools/crud-lexicon.js";
+import { tokenFeatures } from "./runtime/features.js";
+import { levelOf } from "./runtime/levels.js";
+import { score } from "./runtime/linear.js";
+import { models } from "./runtime/models.js";
+import { definitionOf } from "./agent-tools/tool-calls.js";
 
 // The four detectors of one call ask for the same scores in a row.
 const crudCache = new LRUCache<string, Record<Crud, number>>({ max: 256 });

@@ -12,8 +12,10 @@ import { definitionOf, userRequest } from "./agent-tools/tool-calls.js";
 
 export const dangerousDeviation = defineDetector({
   type: "dangerous_deviation",
+  kind: "tool_call_model",
   meaningful: ["assistant::tool_call"],
   logFamily: "dangerous_deviation",
+  console: { family: "Agent tools", defaults: ["assistant::tool_call"] },
   detect(text, part, _settings, context) {
     if (part.location !== "assistant::tool_call") return nothing;
     const asked = userRequest(part, context);

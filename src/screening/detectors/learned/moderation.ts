@@ -12,9 +12,11 @@ import { cachedFeatures, headScore, textDetection } from "./runtime/text-scoring
 function moderation(category: ModerationCategory): DetectorDefinition {
   return defineDetector({
     type: `moderated_content/${category}`,
+    kind: "text_model",
     meaningful: ["user::content", "assistant::content"],
     logFamily: "content_violation",
     counter: "moderation_flagged",
+    console: { family: "Content moderation", defaults: ["user::content", "assistant::content"] },
     detect(text) {
       if (!text.trim()) return nothing;
       const onnx = onnxDetection("moderation", category, text);

@@ -10,11 +10,13 @@ import { cachedFeatures, headScore, textDetection } from "./runtime/text-scoring
 
 export const promptAttack = defineDetector({
   type: "prompt_attack",
+  kind: "text_model",
   locations: PROMPT_ATTACK_LOCATIONS,
   meaningful: ["user::content", "assistant::content", "tool::content", "tool_definition::content"],
   accepts: ["allowed_tools"],
   logFamily: "prompt_attack",
   counter: "prompt_attack_flagged",
+  console: { family: "Prompt attacks", defaults: ["user::content", "tool::content"] },
   detect(text, part, settings) {
     if (!text.trim()) return nothing;
     if (part.location === "tool_definition::content" && isAllowedTool(settings, part.toolName, text)) return nothing;

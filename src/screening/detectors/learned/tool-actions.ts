@@ -28,18 +28,20 @@ function crudScores(name: string, args: string, definition?: string): Record<Cru
   return s;
 }
 
-function toolAction(kind: Crud): DetectorDefinition {
+function toolAction(action: Crud): DetectorDefinition {
   return defineDetector({
-    type: `tool_risk/${kind}`,
+    type: `tool_risk/${action}`,
+    kind: "tool_call_model",
     meaningful: ["assistant::tool_call"],
     logFamily: "tool_risk",
     // Every tool call reads, creates, updates or deletes something: what it does is not a threat by itself.
     role: "label",
+    console: { family: "Agent tools", defaults: ["assistant::tool_call"] },
     detect(text, part, _settings, context) {
       if (part.location !== "assistant::tool_call") return nothing;
       const s = crudScores(part.toolName ?? "", text, definitionOf(part.toolName, context));
-      const level = levelOf(s[kind], models().crud.heads.get(kind)!.thresholds);
-      return { level, spans: level !== "l5_unlikely" && text.length ? [{ start: 0, end: text.length, level, labels: [kind] }] : [] };
+      const level = levelOf(s[action], models().crud.heads.get(action)!.thresholds);
+      return { level, spans: level !== "l5_unlikely" && text.length ? [{ start: 0, end: text.length, level, labels: [action] }] : [] };
     },
   });
 }

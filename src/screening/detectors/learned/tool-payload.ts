@@ -16,8 +16,10 @@ import { argValues } from "./agent-tools/tool-calls.js";
 
 export const toolPayload = defineDetector({
   type: "tool_risk/payload",
+  kind: "tool_call_model",
   meaningful: ["assistant::tool_call"],
   logFamily: "tool_risk",
+  console: { family: "Agent tools", defaults: ["assistant::tool_call"] },
   detect(text, part) {
     if (part.location !== "assistant::tool_call") return nothing;
     const values = argValues(text);

@@ -10,8 +10,10 @@ import { argValues, nameWords } from "./agent-tools/tool-calls.js";
 
 export const untrustedDestination = defineDetector({
   type: "tool_risk/untrusted_destination",
+  kind: "tool_call_model",
   meaningful: ["assistant::tool_call"],
   logFamily: "tool_risk",
+  console: { family: "Agent tools", defaults: ["assistant::tool_call"] },
   detect(text, part) {
     if (part.location !== "assistant::tool_call") return nothing;
     const table = models().manifest.rules.untrusted_destination;

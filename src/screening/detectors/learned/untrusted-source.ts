@@ -12,8 +12,10 @@ const ORIGIN_KEY = /^(url|uri|link|source|source_url|origin|from|sender|href|sit
 
 export const untrustedSource = defineDetector({
   type: "tool_risk/untrusted_source",
+  kind: "tool_call_model",
   meaningful: ["tool::content"],
   logFamily: "tool_risk",
+  console: { family: "Agent tools", defaults: ["assistant::tool_call"] },
   detect(text, part, _settings, context) {
     if (part.location !== "tool::content") return nothing;
     const table = models().manifest.rules.untrusted_source;

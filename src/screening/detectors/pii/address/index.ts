@@ -485,4 +485,4 @@ export function detectAddress(text: string): Detection {
   return toDetection(findAddresses(text));
 }
 
-export const address = piiDetector("pii/address", detectAddress);
+export const address = piiDetector("pii/address", "ADDRESS", detectAddress);

@@ -17,11 +17,11 @@ import type { Part } from "../src/screening/parts.js";
 // wrappers around every inner closure cost the tool-call detectors ~10%.
 const dist = path.dirname(await buildService());
 type Registry = typeof import("../src/screening/registry.js");
-type ModelStore = typeof import("../src/screening/detectors/learned/model-store.js");
-type Models = typeof import("../src/screening/detectors/learned/models.js");
+type ModelStore = typeof import("../src/screening/detectors/learned/runtime/model-store.js");
+type Models = typeof import("../src/screening/detectors/learned/runtime/models.js");
 const { detectFnOf } = (await import(pathToFileURL(path.join(dist, "screening/registry.js")).href)) as Registry;
-const { loadModelFiles } = (await import(pathToFileURL(path.join(dist, "screening/detectors/learned/model-store.js")).href)) as ModelStore;
-const { loadModels } = (await import(pathToFileURL(path.join(dist, "screening/detectors/learned/models.js")).href)) as Models;
+const { loadModelFiles } = (await import(pathToFileURL(path.join(dist, "screening/detectors/learned/runtime/model-store.js")).href)) as ModelStore;
+const { loadModels } = (await import(pathToFileURL(path.join(dist, "screening/detectors/learned/runtime/models.js")).href)) as Models;
 
 const t0 = performance.now();
 loadModelFiles();

@@ -3,14 +3,14 @@
 import { statSync } from "node:fs";
 import { availableParallelism } from "node:os";
 import path from "node:path";
-import type { LevelThresholds } from "./screening/detectors/learned/levels.js";
+import type { LevelThresholds } from "./screening/detectors/learned/runtime/levels.js";
 import {
   MODERATION_CATEGORIES,
   type Activation,
   type ModerationCategory,
   type OnnxModerationOptions,
   type OnnxPromptAttackOptions,
-} from "./screening/detectors/learned/onnx-classifier.js";
+} from "./screening/detectors/learned/runtime/onnx-classifier.js";
 
 export interface Config {
   host: string;

@@ -1,6 +1,6 @@
 // Level thresholds from the validation split, and the figures
 // `npm run eval:learned` prints.
-import { PRECISION_FLOORS, type LevelThresholds } from "../src/screening/detectors/learned/levels.js";
+import { PRECISION_FLOORS, type LevelThresholds } from "../src/screening/detectors/learned/runtime/levels.js";
 import { thresholds as LEVEL_ORDER } from "../src/screening/vocabulary.js";
 
 /** Never reached: a level whose floor no threshold met on validation is not used. */

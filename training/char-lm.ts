@@ -1,5 +1,5 @@
 // Builds models/char-lm.bin, the character 4-gram model that the obfuscation
-// views ask how unlike language a run of words is (src/screening/detectors/learned/char-lm.ts).
+// views ask how unlike language a run of words is (src/screening/detectors/learned/runtime/char-lm.ts).
 // Trained on benign text only, so that what it finds expensive is what
 // ordinary prompts, documents and code never write. Interpolated Witten-Bell
 // smoothing; the 4-grams seen twice or more are kept in a hash table, the rest
@@ -22,8 +22,8 @@ import {
   symbolOf,
   useCharLm,
   type CharLm,
-} from "../src/screening/detectors/learned/char-lm.js";
-import { expand } from "../src/screening/detectors/learned/text-views.js";
+} from "../src/screening/detectors/learned/runtime/char-lm.js";
+import { expand } from "../src/screening/detectors/learned/runtime/text-views.js";
 import { readJsonl } from "./corpora.js";
 import { generateSuffixData } from "./generators/suffixes.js";
 import { rng, stableHash } from "./prng.js";

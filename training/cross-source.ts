@@ -4,7 +4,7 @@
 // Every corpus row is scored once, by the round that held its family out, and
 // turned into a level with that round's thresholds. Figures are pooled over
 // the rounds and shown per source family, with the worst family.
-import { levelOf } from "../src/screening/detectors/learned/levels.js";
+import { levelOf } from "../src/screening/detectors/learned/runtime/levels.js";
 import { levelRank, thresholds, type Level, type Threshold } from "../src/screening/vocabulary.js";
 import { ROUNDS, inTraining } from "./folds.js";
 import type { TextCorpus } from "./recipes.js";

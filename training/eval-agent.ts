@@ -24,7 +24,7 @@ import type { Part } from "../src/screening/parts.js";
 import { detectFnOf } from "../src/screening/registry.js";
 import { normalizeText } from "../src/screening/normalize.js";
 import { levelRank, type Level } from "../src/screening/vocabulary.js";
-import { loadModels } from "../src/screening/detectors/learned/models.js";
+import { loadModels } from "../src/screening/detectors/learned/runtime/models.js";
 import { readJsonl, requireCorpora } from "./corpora.js";
 import { CRUD } from "./generators/tools.js";
 

@@ -4,7 +4,7 @@
 // chosen on yet other families), per family and the worst one. Then the
 // shipped model files on the hand-written probes and the tool detectors'
 // test split. Needs the corpora (the directory in PARAPET_CORPORA).
-import { loadModels } from "../src/screening/detectors/learned/models.js";
+import { loadModels } from "../src/screening/detectors/learned/runtime/models.js";
 import { LEARNED_CORPUS_FILES, requireCorpora } from "./corpora.js";
 import { heldOutLevels, summarize, type HeadSummary } from "./cross-source.js";
 import { evaluate, formatEvaluation } from "./evaluate.js";

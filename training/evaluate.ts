@@ -6,12 +6,12 @@
 import { levelRank, type Level } from "../src/screening/vocabulary.js";
 import type { Part } from "../src/screening/parts.js";
 import { detectFnOf } from "../src/screening/registry.js";
-import { crudShares, crudTokens } from "../src/screening/detectors/learned/crud.js";
-import { charFeatures, tokenFeatures } from "../src/screening/detectors/learned/features.js";
-import { score } from "../src/screening/detectors/learned/linear.js";
-import type { LoadedModels } from "../src/screening/detectors/learned/model-store.js";
+import { crudShares, crudTokens } from "../src/screening/detectors/learned/agent-tools/crud.js";
+import { charFeatures, tokenFeatures } from "../src/screening/detectors/learned/runtime/features.js";
+import { score } from "../src/screening/detectors/learned/runtime/linear.js";
+import type { LoadedModels } from "../src/screening/detectors/learned/runtime/model-store.js";
 import { normalizeText } from "../src/screening/normalize.js";
-import { familyHits, payloadMarkers } from "../src/screening/detectors/learned/payload.js";
+import { familyHits, payloadMarkers } from "../src/screening/detectors/learned/agent-tools/payload.js";
 import { metrics, type BinaryMetrics } from "./calibrate.js";
 import { CATEGORIES } from "./generators/moderation.js";
 import { CRUD, definitionText } from "./generators/tools.js";

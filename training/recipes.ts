@@ -1,7 +1,7 @@
 // The text models' recipes, shared by `npm run train` (the shipped models) and
 // the cross-source evaluation (its round models), so that what is measured is
 // how the shipped models are made.
-import { textFeatures, type TextFeatures } from "../src/screening/detectors/learned/features.js";
+import { textFeatures, type TextFeatures } from "../src/screening/detectors/learned/runtime/features.js";
 import { identifyLanguage } from "../src/screening/language.js";
 import { normalizeText } from "../src/screening/normalize.js";
 import { SEED, moderationData, promptAttackData, type ModerationExample, type TextExample } from "./datasets.js";

@@ -2,11 +2,11 @@
 // prompt_attack and moderated_content models are trained and the way the
 // cross-source evaluation trains its round models: fit on the training rows,
 // then choose the level thresholds on rows from sources the head never saw.
-import type { TextFeatures } from "../src/screening/detectors/learned/features.js";
-import { dequantize, quantize, type LinearHead } from "../src/screening/detectors/learned/linear.js";
-import type { LevelThresholds } from "../src/screening/detectors/learned/levels.js";
-import type { HeadSpec } from "../src/screening/detectors/learned/model-store.js";
-import { scoreFeatures } from "../src/screening/detectors/learned/text-scoring.js";
+import type { TextFeatures } from "../src/screening/detectors/learned/runtime/features.js";
+import { dequantize, quantize, type LinearHead } from "../src/screening/detectors/learned/runtime/linear.js";
+import type { LevelThresholds } from "../src/screening/detectors/learned/runtime/levels.js";
+import type { HeadSpec } from "../src/screening/detectors/learned/runtime/model-store.js";
+import { scoreFeatures } from "../src/screening/detectors/learned/runtime/text-scoring.js";
 import { calibrateByFpr, type FprBudgets } from "./calibrate.js";
 import { trainLogistic, type Example, type TrainOptions } from "./trainer.js";
 

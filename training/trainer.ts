@@ -1,7 +1,7 @@
 // Logistic regression with L2 and Adagrad over sparse hashed features, written
 // out so that training is deterministic (seeded order, no threads) and needs
 // nothing but this repository.
-import type { SparseVector } from "../src/screening/detectors/learned/features.js";
+import type { SparseVector } from "../src/screening/detectors/learned/runtime/features.js";
 import { rng, shuffle } from "./prng.js";
 
 export interface Example {

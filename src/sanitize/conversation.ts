@@ -7,9 +7,9 @@ import { MessageSchema, type Message } from "../../gen/parapet/v1/guard_pb.js";
 import type { Outcome, Screening } from "../screening/engine.js";
 import { contentText } from "../screening/parts.js";
 import { GUARDRAIL_LIMITS, MAX_SPANS_PER_OUTCOME } from "../screening/limits.js";
-import { CUSTOM_GUARDRAIL } from "../screening/registry.js";
+import { CUSTOM_GUARDRAIL, definitionOf } from "../screening/registry.js";
 import { decodeStringPiece, jsonLayout } from "./json-strings.js";
-import { PlaceholderAllocator, placeholderType } from "./placeholders.js";
+import { PlaceholderAllocator } from "./placeholders.js";
 
 export interface SanitizeChoice {
   /** Also custom-guardrail and override_deny spans, not only PII. */
@@ -176,6 +176,21 @@ function checkComplete(used: Outcome[]): void {
       `the request has more than ${GUARDRAIL_LIMITS.matches} custom guardrail matches, more than one request can sanitize; send less text per request`,
     );
   }
+}
+
+/**
+ * Placeholder type of a detector type: the one its definition declares, CUSTOM
+ * for custom guardrails; otherwise its name after `pii/`, in capitals.
+ */
+export function placeholderType(detectorType: string): string {
+  if (detectorType === CUSTOM_GUARDRAIL) return "CUSTOM";
+  const declared = definitionOf(detectorType)?.placeholder;
+  if (declared) return declared;
+  const name = detectorType
+    .replace(/^pii\//, "")
+    .toUpperCase()
+    .replace(/[^A-Z0-9_]/g, "_");
+  return /^[A-Z]/.test(name) ? name.slice(0, 31) : "PII";
 }
 
 export function sanitizeConversation(messages: readonly Message[], screening: Screening, choice: SanitizeChoice): SanitizedConversation {

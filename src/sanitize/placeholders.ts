@@ -12,30 +12,6 @@ export const PLACEHOLDER_PATTERN = /\[[A-Z][A-Z0-9_]{0,30}_[1-9][0-9]{0,8}\]/g;
 /** The longest text PLACEHOLDER_PATTERN matches. */
 export const MAX_PLACEHOLDER_LENGTH = 1 + 31 + 1 + 9 + 1;
 
-/** Placeholder type of a detector type; types not listed use their name after `pii/`, in capitals. */
-const typeNames: Record<string, string> = {
-  "pii/email": "EMAIL",
-  "pii/phone_number": "PHONE",
-  "pii/name": "NAME",
-  "pii/address": "ADDRESS",
-  "pii/credit_card": "CREDIT_CARD",
-  "pii/iban_code": "IBAN",
-  "pii/us_social_security_number": "SSN",
-  "pii/ip_address": "IP_ADDRESS",
-  custom_guardrail: "CUSTOM",
-  override_deny: "CUSTOM",
-};
-
-export function placeholderType(detectorType: string): string {
-  const known = typeNames[detectorType];
-  if (known) return known;
-  const name = detectorType
-    .replace(/^pii\//, "")
-    .toUpperCase()
-    .replace(/[^A-Z0-9_]/g, "_");
-  return /^[A-Z]/.test(name) ? name.slice(0, 31) : "PII";
-}
-
 /** Placeholder -> original value, as a vault entry keeps it. */
 export type PlaceholderMap = ReadonlyMap<string, string>;
 

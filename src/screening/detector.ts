@@ -1,11 +1,15 @@
 // The shape of a detector (after ESLint rules and Presidio recognizers): one
-// module declares everything about a detector type — where a policy may place
-// it, which configuration it takes, how its matches are reported, logged and
-// counted — next to its pure `detect` function. The registry is built from
-// these definitions, so adding a detector touches its own file, the proto's
-// `string.in` lists and the docs. Detectors never read policies, storage or
-// requests: the engine owns orchestration, thresholds, modes, Unicode
-// normalization and mapping spans back to the original text.
+// module declares everything about a detector type — how it judges, where a
+// policy may place it, which configuration it takes, how its matches are
+// reported, logged, counted and sanitized, how the console lists it — next to
+// its pure `detect` function. The registry is built from these definitions,
+// and everything that tells detector types apart (the engine, policies, the
+// stream, sanitize, the console's catalogue) reads them from there, so adding
+// a detector touches its own file, the registry's list, the proto's
+// `string.in` lists and the docs (docs/architecture.md#a-detector). Detectors
+// never read policies, storage or requests: the engine owns orchestration,
+// thresholds, modes, Unicode normalization and mapping spans back to the
+// original text.
 import type { Part } from "./parts.js";
 import type { ConfigField, DetectorConfig, DetectorSettings, FamilyCounter, Level, Location, LogFamily } from "./vocabulary.js";
 
@@ -47,9 +51,33 @@ export interface ScreeningContext {
 /** Screens one part's normalized text with the policy's settings for this detector. */
 export type DetectFn = (text: string, part: Part, settings: DetectorSettings, context: ScreeningContext) => Detection;
 
+/**
+ * How a detector judges, which decides how a stream screens it
+ * (docs/streaming.md#window) and which evaluation measures it.
+ * - `exact`: rules, validators and lexicons; its spans are what it matched.
+ * - `text_model`: a learned model that scores a region of text, and costs the
+ *   most per character. A bring-your-own ONNX model that replaces a built-in
+ *   head (docs/learned-detectors.md) leaves the kind as it is: it scores the
+ *   same region for the same detector type, so the stream treats it alike.
+ * - `tool_call_model`: a learned model, or the model manifest's rule tables,
+ *   over one tool call or tool result.
+ */
+export type DetectorKind = "exact" | "text_model" | "tool_call_model";
+
+/** A heading of the console's detector catalogue (and its highlight colour). */
+export type ConsoleFamily = "Prompt attacks" | "Content moderation" | "Personal data" | "Links" | "Overrides" | "Agent tools";
+
+/** How the console's policy editor lists a detector; scripts/generate-console-catalogue.ts copies it into the console. */
+export interface ConsoleEntry {
+  family: ConsoleFamily;
+  /** The locations a new entry of this type starts with. */
+  defaults: readonly Location[];
+}
+
 export interface DetectorDefinition {
   /** The detector type, as policies and results name it. */
   type: string;
+  kind: DetectorKind;
   /** Locations a policy may place it at. */
   locations: readonly Location[];
   /**
@@ -74,6 +102,13 @@ export interface DetectorDefinition {
    * (docs/decisions.md#default-policy).
    */
   role: "defense" | "label";
+  /**
+   * The type of the placeholders a sanitization replaces its spans with
+   * (`[EMAIL_1]`; docs/sanitize.md#placeholders). Without one, a pii/* type's
+   * name after `pii/`, in capitals.
+   */
+  placeholder?: string;
+  console: ConsoleEntry;
   detect: DetectFn;
 }
 

@@ -1,10 +1,13 @@
 // Every detector, by type: the catalogue policies are validated against, the
-// default policy is built from, and the engine runs. Built from the detector
-// modules' own definitions (detector.ts); the order here is the order of the
-// catalogue and of the default policy's detectors.
-import type { DetectFn, DetectorDefinition } from "./detector.js";
+// default policy is built from, the engine runs, and the stream, sanitize and
+// the console's generated catalogue read. Built from the detector modules' own
+// definitions (detector.ts). The list is written out, like ESLint's rule
+// index: its order is the catalogue order (the proto's `string.in` list, the
+// console, the default policy), and static imports keep the bundler, knip and
+// dependency-cruiser seeing every module.
+import type { DetectFn, DetectorDefinition, DetectorKind } from "./detector.js";
 import { overrideAllow, overrideDeny } from "./detectors/overrides.js";
-import { address } from "./detectors/pii/address.js";
+import { address } from "./detectors/pii/address/index.js";
 import { creditCard } from "./detectors/pii/credit-card.js";
 import { email } from "./detectors/pii/email.js";
 import { iban } from "./detectors/pii/iban.js";
@@ -22,8 +25,8 @@ import { create, read, remove, update } from "./detectors/learned/tool-actions.j
 import { toolPayload } from "./detectors/learned/tool-payload.js";
 import { untrustedDestination } from "./detectors/learned/untrusted-destination.js";
 import { untrustedSource } from "./detectors/learned/untrusted-source.js";
-import { loadModels, loadOnnxModeration, loadOnnxPromptAttack, modelVersion, prepare } from "./detectors/learned/models.js";
-import type { OnnxModerationOptions, OnnxPromptAttackOptions } from "./detectors/learned/onnx-classifier.js";
+import { loadModels, loadOnnxModeration, loadOnnxPromptAttack, modelVersion, prepare } from "./detectors/learned/runtime/models.js";
+import type { OnnxModerationOptions, OnnxPromptAttackOptions } from "./detectors/learned/runtime/onnx-classifier.js";
 import type { Part } from "./parts.js";
 import type { FamilyCounter, LogFamily } from "./vocabulary.js";
 
@@ -65,6 +68,11 @@ export const detectorTypes: readonly string[] = detectors.map((d) => d.type);
 
 export function definitionOf(type: string): DetectorDefinition | undefined {
   return byType.get(type);
+}
+
+/** How a type's detector judges; undefined for a type this build does not know (and for custom guardrails). */
+export function kindOf(type: string): DetectorKind | undefined {
+  return byType.get(type)?.kind;
 }
 
 /** The function the engine runs for a type; undefined for a type this build does not know. */

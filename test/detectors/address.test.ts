@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { detectAddress } from "../../src/screening/detectors/pii/address.js";
+import { detectAddress } from "../../src/screening/detectors/pii/address/index.js";
 import { covered, coveredAtLeast, expectNothing } from "./helpers.js";
 
 describe("pii/address", () => {

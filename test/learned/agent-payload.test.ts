@@ -2,7 +2,7 @@
 // rule that a value without payload syntax is never flagged whatever the model
 // says, and linear time on huge or degenerate values.
 import { describe, expect, it } from "vitest";
-import { familyHits } from "../../src/screening/detectors/learned/payload.js";
+import { familyHits } from "../../src/screening/detectors/learned/agent-tools/payload.js";
 import { flagged, run, toolCall } from "./support.js";
 
 const hostile: [string, string][] = [

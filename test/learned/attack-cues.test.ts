@@ -3,10 +3,10 @@
 // name, stay quiet on everyday text in the same languages, and stay linear
 // on hostile input.
 import { describe, expect, it } from "vitest";
-import { attackCueTokens } from "../../src/screening/detectors/learned/attack-cues.js";
-import { multilingualCategoryTokens } from "../../src/screening/detectors/learned/category-words-multilingual.js";
-import { lexiconTokens } from "../../src/screening/detectors/learned/moderation-lexicon.js";
-import { foldText } from "../../src/screening/detectors/learned/text-views.js";
+import { attackCueTokens } from "../../src/screening/detectors/learned/runtime/attack-cues.js";
+import { multilingualCategoryTokens } from "../../src/screening/detectors/learned/runtime/category-words-multilingual.js";
+import { lexiconTokens } from "../../src/screening/detectors/learned/runtime/moderation-lexicon.js";
+import { foldText } from "../../src/screening/detectors/learned/runtime/text-views.js";
 
 const cues = (text: string) => new Set(attackCueTokens(foldText(text)));
 

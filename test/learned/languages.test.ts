@@ -2,7 +2,7 @@
 // language its training data has no evidence for; it answers l5_unlikely with
 // a note instead of an arbitrary level. Everything else is scored as before.
 import { describe, expect, it } from "vitest";
-import { loadModels } from "../../src/screening/detectors/learned/models.js";
+import { loadModels } from "../../src/screening/detectors/learned/runtime/models.js";
 import { run, user } from "./support.js";
 
 const models = loadModels();

@@ -3,9 +3,9 @@
 // deterministically.
 import { readdirSync, statSync } from "node:fs";
 import { describe, expect, it } from "vitest";
-import { FEATURE_VERSION } from "../../src/screening/detectors/learned/features.js";
-import { loadModelFiles } from "../../src/screening/detectors/learned/model-store.js";
-import { loadModels, MODEL_VERSION, modelVersion } from "../../src/screening/detectors/learned/models.js";
+import { FEATURE_VERSION } from "../../src/screening/detectors/learned/runtime/features.js";
+import { loadModelFiles } from "../../src/screening/detectors/learned/runtime/model-store.js";
+import { loadModels, MODEL_VERSION, modelVersion } from "../../src/screening/detectors/learned/runtime/models.js";
 import { detectFnOf } from "../../src/screening/registry.js";
 import { thresholds as LEVEL_ORDER } from "../../src/screening/vocabulary.js";
 import { run, user } from "./support.js";

@@ -3,8 +3,8 @@
 // or the generators. Needs only the committed models/char-lm.bin.
 import { readFileSync, statSync } from "node:fs";
 import { describe, expect, it } from "vitest";
-import { charLm, decodeCharLm, encodeCharLm, gibberishSuffix } from "../../src/screening/detectors/learned/char-lm.js";
-import { expand } from "../../src/screening/detectors/learned/text-views.js";
+import { charLm, decodeCharLm, encodeCharLm, gibberishSuffix } from "../../src/screening/detectors/learned/runtime/char-lm.js";
+import { expand } from "../../src/screening/detectors/learned/runtime/text-views.js";
 import { projectFile } from "../../src/paths.js";
 
 const rot13 = (s: string) => s.replace(/[a-z]/gi, (c) => String.fromCharCode((((c.charCodeAt(0) & 31) + 12) % 26) + (c.charCodeAt(0) & 96) + 1));

@@ -5,7 +5,7 @@ import { mkdtempSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { MODEL_VERSION } from "../../src/screening/detectors/learned/models.js";
+import { MODEL_VERSION } from "../../src/screening/detectors/learned/runtime/models.js";
 import { startTestServer, type TestServer } from "../support/server.js";
 import { tinyClassifier, tinyMultiLabel } from "./tiny-onnx.js";
 

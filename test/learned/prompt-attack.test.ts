@@ -5,8 +5,8 @@ import { tmpdir } from "node:os";
 import path from "node:path";
 import { pathToFileURL } from "node:url";
 import { afterAll, describe, expect, it } from "vitest";
-import { DEFAULT_MODELS_DIR, type Manifest } from "../../src/screening/detectors/learned/model-store.js";
-import { loadModels } from "../../src/screening/detectors/learned/models.js";
+import { DEFAULT_MODELS_DIR, type Manifest } from "../../src/screening/detectors/learned/runtime/model-store.js";
+import { loadModels } from "../../src/screening/detectors/learned/runtime/models.js";
 import { SHORT_REQUEST_PROBES } from "../../training/probes.js";
 import { assistant, atLeast, flagged, run, toolDefinition, toolResult, user } from "./support.js";
 

@@ -1,8 +1,8 @@
 // Reproducible training on a tiny fixed dataset: the same
 // seed gives bit-identical weights; calibration picks the documented thresholds.
 import { describe, expect, it } from "vitest";
-import { textFeatures } from "../../src/screening/detectors/learned/features.js";
-import { encodeHeads, quantize } from "../../src/screening/detectors/learned/linear.js";
+import { textFeatures } from "../../src/screening/detectors/learned/runtime/features.js";
+import { encodeHeads, quantize } from "../../src/screening/detectors/learned/runtime/linear.js";
 import { calibrate, calibrateByFpr, metrics } from "../../training/calibrate.js";
 import { rng } from "../../training/prng.js";
 import { splitOf } from "../../training/split.js";

@@ -2,16 +2,9 @@
 // arguments, placeholder allocation and restore, and the vault's cipher.
 import { randomBytes } from "node:crypto";
 import { describe, expect, it } from "vitest";
-import { mergeSpans } from "../../src/sanitize/conversation.js";
+import { mergeSpans, placeholderType } from "../../src/sanitize/conversation.js";
 import { jsonLayout } from "../../src/sanitize/json-strings.js";
-import {
-  MAX_PLACEHOLDER_LENGTH,
-  PLACEHOLDER_PATTERN,
-  PlaceholderAllocator,
-  placeholderType,
-  restorePlaceholders,
-  RestoredTooLongError,
-} from "../../src/sanitize/placeholders.js";
+import { MAX_PLACEHOLDER_LENGTH, PLACEHOLDER_PATTERN, PlaceholderAllocator, restorePlaceholders, RestoredTooLongError } from "../../src/sanitize/placeholders.js";
 import { VaultCipher } from "../../src/sanitize/vault-crypto.js";
 
 describe("mergeSpans", () => {

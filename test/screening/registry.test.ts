@@ -10,7 +10,7 @@ import { CustomGuardrailSchema } from "../../gen/parapet/v1/custom_guardrails_pb
 import { GetLogsRequestSchema } from "../../gen/parapet/v1/logs_pb.js";
 import { DetectorConfigSchema, PolicyRequestSchema } from "../../gen/parapet/v1/policies_pb.js";
 import type { Part } from "../../src/screening/parts.js";
-import { definitionOf, detectorTypes, detectors } from "../../src/screening/registry.js";
+import { definitionOf, detectorTypes, detectors, kindOf } from "../../src/screening/registry.js";
 import { configFields, familyCounters, locations, logFilters, thresholds } from "../../src/screening/vocabulary.js";
 
 /** The values a field's `string.in` rule allows (on the field, or on its items when repeated). */
@@ -54,21 +54,7 @@ describe("detector registry", () => {
   });
 });
 
-const exact = [
-  "pii/address",
-  "pii/credit_card",
-  "pii/email",
-  "pii/ip_address",
-  "pii/name",
-  "pii/phone_number",
-  "pii/us_social_security_number",
-  "pii/iban_code",
-  "unknown_links",
-  "override_allow",
-  "override_deny",
-  "tool_access_control",
-  "moderated_content/profanity",
-];
+const exact = detectorTypes.filter((t) => kindOf(t) === "exact");
 
 function runExact(type: string, text: string, config: Record<string, unknown>) {
   const part: Part = { location: "user::content", messageId: 0, text, toolName: text };

@@ -4,7 +4,7 @@
 import type { MessageInitShape } from "@bufbuild/protobuf";
 import type { BreakdownItemSchema, Message, PayloadItemSchema } from "../../../gen/parapet/v1/guard_pb.js";
 import type { Outcome, OutcomeSpan, Screening } from "../../screening/engine.js";
-import { reportsPayload } from "../../screening/registry.js";
+import { kindOf, reportsPayload } from "../../screening/registry.js";
 import { codePointLength } from "../../screening/normalize.js";
 import { levelRank, type Level, type Location } from "../../screening/vocabulary.js";
 import type { Resolved } from "../resolve.js";
@@ -65,12 +65,12 @@ interface Tally {
 const overlaps = (a: { start: number; end: number }, b: { start: number; end: number }) => a.start < b.end && b.start < a.end;
 
 /**
- * The learned text models (prompt_attack, moderated_content categories but
- * profanity) score a region, not a token, and cost the most per character:
- * they run beside the verdicts rather than in them (docs/streaming.md#window).
+ * The learned text models (kind `text_model` in their definitions) score a
+ * region, not a token, and cost the most per character: they run beside the
+ * verdicts rather than in them (docs/streaming.md#window).
  */
 export function isTextModel(type: string): boolean {
-  return type === "prompt_attack" || (type.startsWith("moderated_content/") && type !== "moderated_content/profanity");
+  return kindOf(type) === "text_model";
 }
 
 /** What the screenings folded into one verdict found. */

@@ -242,18 +242,24 @@ export function detectOverrideDeny(text: string, config: DetectorConfig): Detect
 
 export const overrideAllow = defineDetector({
   type: "override_allow",
+  kind: "exact",
   meaningful: contentLocations,
   requires: ["override_list"],
   // It never flags: it only un-flags the other detectors on its part.
   logFamily: null,
+  console: { family: "Overrides", defaults: ["user::content"] },
   detect: textOnly(detectOverrideAllow),
 });
 
 export const overrideDeny = defineDetector({
   type: "override_deny",
+  kind: "exact",
   meaningful: contentLocations,
   requires: ["override_list"],
   logFamily: "deny_listed",
   counter: "override_deny_flagged",
+  // A deny-listed phrase is the operator's own rule, like a custom guardrail's match.
+  placeholder: "CUSTOM",
+  console: { family: "Overrides", defaults: ["user::content"] },
   detect: textOnly(detectOverrideDeny),
 });

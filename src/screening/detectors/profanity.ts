@@ -532,9 +532,11 @@ export function detectProfanity(text: string): Detection {
 
 export const profanity = defineDetector({
   type: "moderated_content/profanity",
+  kind: "exact",
   meaningful: ["user::content", "assistant::content"],
   payload: true,
   logFamily: "content_violation",
   counter: "moderation_flagged",
+  console: { family: "Content moderation", defaults: ["user::content", "assistant::content"] },
   detect: textOnly(detectProfanity),
 });

@@ -25,9 +25,11 @@ export function detectToolAccessControl(toolName: string, config: DetectorConfig
 
 export const toolAccessControl = defineDetector({
   type: "tool_access_control",
+  kind: "exact",
   meaningful: ["assistant::tool_call"],
   requires: ["tool_access_action", "tool_access_list"],
   logFamily: "tool_access_control",
+  console: { family: "Agent tools", defaults: ["assistant::tool_call"] },
   // It judges the called function's name, not its arguments.
   detect: (_text, part, settings) => detectToolAccessControl(part.toolName ?? "", settings),
 });

@@ -221,9 +221,11 @@ export function allowedDomainProblem(entry: string): string | null {
 
 export const unknownLinks = defineDetector({
   type: "unknown_links",
+  kind: "exact",
   meaningful: contentLocations,
   accepts: ["allowed_domains"],
   logFamily: "unknown_links",
   counter: "unknown_links_flagged",
+  console: { family: "Links", defaults: ["assistant::content"] },
   detect: textOnly(detectUnknownLinks),
 });

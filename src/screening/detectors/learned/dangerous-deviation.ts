@@ -6,14 +6,16 @@
 // mismatch signature its level.
 import { defineDetector, nothing } from "../../detector.js";
 import { strongest } from "../../vocabulary.js";
-import { actionClasses, deviationSignatures, requestOf } from "./deviation.js";
-import { models, ruleLevel } from "./models.js";
-import { definitionOf, userRequest } from "./tool-calls.js";
+import { actionClasses, deviationSignatures, requestOf } from "./agent-tools/deviation.js";
+import { models, ruleLevel } from "./runtime/models.js";
+import { definitionOf, userRequest } from "./agent-tools/tool-calls.js";
 
 export const dangerousDeviation = defineDetector({
   type: "dangerous_deviation",
+  kind: "tool_call_model",
   meaningful: ["assistant::tool_call"],
   logFamily: "dangerous_deviation",
+  console: { family: "Agent tools", defaults: ["assistant::tool_call"] },
   detect(text, part, _settings, context) {
     if (part.location !== "assistant::tool_call") return nothing;
     const asked = userRequest(part, context);

@@ -4,17 +4,19 @@
 // bring-your-own ONNX model replaces the heads of the categories its label
 // map names.
 import { defineDetector, nothing, type DetectorDefinition } from "../../detector.js";
-import { withoutEvidence } from "./language-gate.js";
-import { models, onnxDetection } from "./models.js";
-import type { ModerationCategory } from "./onnx-classifier.js";
-import { cachedFeatures, headScore, textDetection } from "./text-scoring.js";
+import { withoutEvidence } from "./runtime/language-gate.js";
+import { models, onnxDetection } from "./runtime/models.js";
+import type { ModerationCategory } from "./runtime/onnx-classifier.js";
+import { cachedFeatures, headScore, textDetection } from "./runtime/text-scoring.js";
 
 function moderation(category: ModerationCategory): DetectorDefinition {
   return defineDetector({
     type: `moderated_content/${category}`,
+    kind: "text_model",
     meaningful: ["user::content", "assistant::content"],
     logFamily: "content_violation",
     counter: "moderation_flagged",
+    console: { family: "Content moderation", defaults: ["user::content", "assistant::content"] },
     detect(text) {
       if (!text.trim()) return nothing;
       const onnx = onnxDetection("moderation", category, text);

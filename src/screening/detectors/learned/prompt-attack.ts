@@ -3,18 +3,20 @@
 // bring-your-own ONNX model's score when one is loaded. Tool definitions whose
 // tool the policy lists in `allowed_tools` are not screened.
 import { defineDetector, nothing } from "../../detector.js";
-import { isAllowedTool } from "./allowed-tools.js";
-import { withoutEvidence } from "./language-gate.js";
-import { models, onnxDetection, PROMPT_ATTACK_LOCATIONS } from "./models.js";
-import { cachedFeatures, headScore, textDetection } from "./text-scoring.js";
+import { isAllowedTool } from "./agent-tools/allowed-tools.js";
+import { withoutEvidence } from "./runtime/language-gate.js";
+import { models, onnxDetection, PROMPT_ATTACK_LOCATIONS } from "./runtime/models.js";
+import { cachedFeatures, headScore, textDetection } from "./runtime/text-scoring.js";
 
 export const promptAttack = defineDetector({
   type: "prompt_attack",
+  kind: "text_model",
   locations: PROMPT_ATTACK_LOCATIONS,
   meaningful: ["user::content", "assistant::content", "tool::content", "tool_definition::content"],
   accepts: ["allowed_tools"],
   logFamily: "prompt_attack",
   counter: "prompt_attack_flagged",
+  console: { family: "Prompt attacks", defaults: ["user::content", "tool::content"] },
   detect(text, part, settings) {
     if (!text.trim()) return nothing;
     if (part.location === "tool_definition::content" && isAllowedTool(settings, part.toolName, text)) return nothing;

@@ -3,13 +3,13 @@
 // carries it. One four-way model; each detector reports its own share.
 import { LRUCache } from "lru-cache";
 import { defineDetector, nothing, type DetectorDefinition } from "../../detector.js";
-import { crudShares, crudTokens } from "./crud.js";
-import type { Crud } from "./crud-lexicon.js";
-import { tokenFeatures } from "./features.js";
-import { levelOf } from "./levels.js";
-import { score } from "./linear.js";
-import { models } from "./models.js";
-import { definitionOf } from "./tool-calls.js";
+import { crudShares, crudTokens } from "./agent-tools/crud.js";
+import type { Crud } from "./agent-tools/crud-lexicon.js";
+import { tokenFeatures } from "./runtime/features.js";
+import { levelOf } from "./runtime/levels.js";
+import { score } from "./runtime/linear.js";
+import { models } from "./runtime/models.js";
+import { definitionOf } from "./agent-tools/tool-calls.js";
 
 // The four detectors of one call ask for the same scores in a row.
 const crudCache = new LRUCache<string, Record<Crud, number>>({ max: 256 });
@@ -28,18 +28,20 @@ function crudScores(name: string, args: string, definition?: string): Record<Cru
   return s;
 }
 
-function toolAction(kind: Crud): DetectorDefinition {
+function toolAction(action: Crud): DetectorDefinition {
   return defineDetector({
-    type: `tool_risk/${kind}`,
+    type: `tool_risk/${action}`,
+    kind: "tool_call_model",
     meaningful: ["assistant::tool_call"],
     logFamily: "tool_risk",
     // Every tool call reads, creates, updates or deletes something: what it does is not a threat by itself.
     role: "label",
+    console: { family: "Agent tools", defaults: ["assistant::tool_call"] },
     detect(text, part, _settings, context) {
       if (part.location !== "assistant::tool_call") return nothing;
       const s = crudScores(part.toolName ?? "", text, definitionOf(part.toolName, context));
-      const level = levelOf(s[kind], models().crud.heads.get(kind)!.thresholds);
-      return { level, spans: level !== "l5_unlikely" && text.length ? [{ start: 0, end: text.length, level, labels: [kind] }] : [] };
+      const level = levelOf(s[action], models().crud.heads.get(action)!.thresholds);
+      return { level, spans: level !== "l5_unlikely" && text.length ? [{ start: 0, end: text.length, level, labels: [action] }] : [] };
     },
   });
 }

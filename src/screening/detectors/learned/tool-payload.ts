@@ -7,17 +7,19 @@
 // (a plain UNION query sent to a SQL tool) can stay under the threshold.
 import { defineDetector, nothing, type Span } from "../../detector.js";
 import { levelRank, type Level } from "../../vocabulary.js";
-import { charFeatures } from "./features.js";
-import { levelOf } from "./levels.js";
-import { score } from "./linear.js";
-import { models } from "./models.js";
-import { familyHits, payloadMarkers } from "./payload.js";
-import { argValues } from "./tool-calls.js";
+import { charFeatures } from "./runtime/features.js";
+import { levelOf } from "./runtime/levels.js";
+import { score } from "./runtime/linear.js";
+import { models } from "./runtime/models.js";
+import { familyHits, payloadMarkers } from "./agent-tools/payload.js";
+import { argValues } from "./agent-tools/tool-calls.js";
 
 export const toolPayload = defineDetector({
   type: "tool_risk/payload",
+  kind: "tool_call_model",
   meaningful: ["assistant::tool_call"],
   logFamily: "tool_risk",
+  console: { family: "Agent tools", defaults: ["assistant::tool_call"] },
   detect(text, part) {
     if (part.location !== "assistant::tool_call") return nothing;
     const values = argValues(text);

@@ -4,14 +4,16 @@
 // name around it (docs/learned-detectors.md).
 import { defineDetector, nothing, type Span } from "../../detector.js";
 import { levelRank, type Level } from "../../vocabulary.js";
-import { destinationContext, destinationSignature, destinationsIn } from "./destinations.js";
-import { models, ruleLevel } from "./models.js";
-import { argValues, nameWords } from "./tool-calls.js";
+import { destinationContext, destinationSignature, destinationsIn } from "./agent-tools/destinations.js";
+import { models, ruleLevel } from "./runtime/models.js";
+import { argValues, nameWords } from "./agent-tools/tool-calls.js";
 
 export const untrustedDestination = defineDetector({
   type: "tool_risk/untrusted_destination",
+  kind: "tool_call_model",
   meaningful: ["assistant::tool_call"],
   logFamily: "tool_risk",
+  console: { family: "Agent tools", defaults: ["assistant::tool_call"] },
   detect(text, part) {
     if (part.location !== "assistant::tool_call") return nothing;
     const table = models().manifest.rules.untrusted_destination;

@@ -3,17 +3,19 @@
 // result declares, or links it merely contains, in that order of weight.
 import { defineDetector, nothing, type Span } from "../../detector.js";
 import { levelRank, type Level } from "../../vocabulary.js";
-import { destinationsIn } from "./destinations.js";
-import { models, ruleLevel } from "./models.js";
-import { argValues, callOf, nameWords } from "./tool-calls.js";
+import { destinationsIn } from "./agent-tools/destinations.js";
+import { models, ruleLevel } from "./runtime/models.js";
+import { argValues, callOf, nameWords } from "./agent-tools/tool-calls.js";
 
 const FETCH_WORDS = new Set("fetch get browse read download scrape open crawl visit load retrieve search http request curl wget url web page".split(" "));
 const ORIGIN_KEY = /^(url|uri|link|source|source_url|origin|from|sender|href|site|domain|page_url|canonical_url|reply_to)$/i;
 
 export const untrustedSource = defineDetector({
   type: "tool_risk/untrusted_source",
+  kind: "tool_call_model",
   meaningful: ["tool::content"],
   logFamily: "tool_risk",
+  console: { family: "Agent tools", defaults: ["assistant::tool_call"] },
   detect(text, part, _settings, context) {
     if (part.location !== "tool::content") return nothing;
     const table = models().manifest.rules.untrusted_source;

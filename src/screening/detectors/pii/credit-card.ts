@@ -163,4 +163,4 @@ export function detectCreditCard(text: string): Detection {
   return toDetection(findCreditCards(text));
 }
 
-export const creditCard = piiDetector("pii/credit_card", detectCreditCard);
+export const creditCard = piiDetector("pii/credit_card", "CREDIT_CARD", detectCreditCard);

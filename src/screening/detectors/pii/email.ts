@@ -81,4 +81,4 @@ export function detectEmail(text: string): Detection {
   return toDetection(findEmails(text));
 }
 
-export const email = piiDetector("pii/email", detectEmail);
+export const email = piiDetector("pii/email", "EMAIL", detectEmail);

@@ -5,11 +5,17 @@
 // docs/detectors.md lists what raises and lowers each level.
 import { contentLocations, defineDetector, type Detection, type DetectorDefinition } from "../../detector.js";
 
-/** A pii/* detector: any content location, matches returned as payload spans, logged as data leakage. */
-export function piiDetector(type: `pii/${string}`, detect: (text: string) => Detection): DetectorDefinition {
+/**
+ * A pii/* detector: exact, any content location, matches returned as payload
+ * spans, logged as data leakage, replaced by `[placeholder_N]` when sanitized.
+ */
+export function piiDetector(type: `pii/${string}`, placeholder: string, detect: (text: string) => Detection): DetectorDefinition {
   return defineDetector({
     type,
+    kind: "exact",
     meaningful: contentLocations,
+    placeholder,
+    console: { family: "Personal data", defaults: ["user::content", "assistant::content"] },
     payload: true,
     logFamily: "data_leakage",
     counter: "pii_flagged",

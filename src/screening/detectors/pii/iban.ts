@@ -59,4 +59,4 @@ export function detectIban(text: string): Detection {
   return toDetection(findIbans(text));
 }
 
-export const iban = piiDetector("pii/iban_code", detectIban);
+export const iban = piiDetector("pii/iban_code", "IBAN", detectIban);

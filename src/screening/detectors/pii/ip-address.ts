@@ -56,4 +56,4 @@ export function detectIpAddress(text: string): Detection {
   return toDetection(findIpAddresses(text));
 }
 
-export const ipAddress = piiDetector("pii/ip_address", detectIpAddress);
+export const ipAddress = piiDetector("pii/ip_address", "IP_ADDRESS", detectIpAddress);

@@ -266,4 +266,4 @@ export function detectPhoneNumber(text: string): Detection {
   return toDetection(findPhoneNumbers(text));
 }
 
-export const phoneNumber = piiDetector("pii/phone_number", detectPhoneNumber);
+export const phoneNumber = piiDetector("pii/phone_number", "PHONE", detectPhoneNumber);

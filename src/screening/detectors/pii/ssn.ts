@@ -57,4 +57,4 @@ export function detectSsn(text: string): Detection {
   return toDetection(findSsns(text));
 }
 
-export const ssn = piiDetector("pii/us_social_security_number", detectSsn);
+export const ssn = piiDetector("pii/us_social_security_number", "SSN", detectSsn);

@@ -1,5 +1,5 @@
 // Text pii/name leaves alone because it belongs to other detectors or is a firm list.
-import { findAddresses } from "../address.js";
+import { findAddresses } from "../address/index.js";
 import { ORG_LIST_CUE, PEOPLE_LIST_CUE } from "./cues.js";
 import { FIRM_HINT, FIRM_LIST, FIRM_SUFFIX, FOREIGN_CONJUNCTIONS } from "./firms.js";
 import { lexiconKind } from "./kinds.js";

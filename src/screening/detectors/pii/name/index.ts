@@ -179,4 +179,4 @@ export function detectName(text: string): Detection {
   return toDetection(findNames(text));
 }
 
-export const name = piiDetector("pii/name", detectName);
+export const name = piiDetector("pii/name", "NAME", detectName);

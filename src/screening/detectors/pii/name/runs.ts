@@ -1,7 +1,7 @@
 // Runs of capitalised words, initials and inner particles: the candidates
 // for a name, and the checks that make a run a place or a street instead.
-import { STREET_SUFFIXES } from "../address.js";
-import { hasGluedType, isAfterType, isBeforeType } from "../address-words.js";
+import { STREET_SUFFIXES } from "../address/index.js";
+import { hasGluedType, isAfterType, isBeforeType } from "../address/words.js";
 import { hasCue } from "./cues.js";
 import { type Kind, kindOf, lexiconKind } from "./kinds.js";
 import { GIVEN, PLACE_PREFIXES, PLACES, STOP_NEVER_NAME, TITLES } from "./lexicons.js";

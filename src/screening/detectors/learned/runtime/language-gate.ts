@@ -5,9 +5,9 @@
 // that dev_info reports. Only a reliable identification skips a part: short,
 // mixed or unidentified text is scored as before.
 import { LRUCache } from "lru-cache";
-import type { Detection } from "../../detector.js";
-import { identifyLanguage, type LanguageId } from "../../language.js";
-import { LEET } from "../leet.js";
+import type { Detection } from "../../../detector.js";
+import { identifyLanguage, type LanguageId } from "../../../language.js";
+import { LEET } from "../../leet.js";
 import type { LoadedModel } from "./model-store.js";
 
 // The engine hands every detector of a part the same normalized string: one identification per part.

@@ -1,12 +1,12 @@
 // Loads the shipped model files (models/manifest.json and the .bin weight
 // files it names) once, synchronously, at start-up.
 import { readFileSync } from "node:fs";
-import type { Level } from "../../vocabulary.js";
+import type { Level } from "../../../vocabulary.js";
 import { FEATURE_VERSION } from "./features.js";
 import type { LevelThresholds } from "./levels.js";
 import { decodeHead, type LinearHead } from "./linear.js";
 import { pathToFileURL } from "node:url";
-import { projectFile } from "../../../paths.js";
+import { projectFile } from "../../../../paths.js";
 
 export interface HeadSpec {
   name: string;

@@ -4,13 +4,13 @@
 // cached per text so prompt_attack and the six moderation heads on the same
 // part hash the text once.
 import { LRUCache } from "lru-cache";
-import type { Span } from "../../detector.js";
+import type { Span } from "../../../detector.js";
 import { textFeatures, type TextFeatures } from "./features.js";
 import type { LevelThresholds } from "./levels.js";
 import { levelOf } from "./levels.js";
 import { score, scorePacked, type LinearHead } from "./linear.js";
 import type { HeadTable, LoadedModel } from "./model-store.js";
-import type { Level } from "../../vocabulary.js";
+import type { Level } from "../../../vocabulary.js";
 
 const cache = new LRUCache<string, TextFeatures>({ max: 32 });
 

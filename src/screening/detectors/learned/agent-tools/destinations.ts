@@ -7,8 +7,8 @@
 // supplement; tool_risk has no allowed_domains field (docs/decisions.md#tool-risk-destinations).
 import { existsSync, readFileSync } from "node:fs";
 import { parse } from "tldts";
-import { LEXICONS } from "../lexicons/dir.js";
-import { projectFile } from "../../../paths.js";
+import { LEXICONS } from "../../lexicons/dir.js";
+import { projectFile } from "../../../../paths.js";
 
 /** Services agents commonly send to that the shared list may not carry. */
 const SUPPLEMENT =

@@ -10,9 +10,9 @@
 import { createHash } from "node:crypto";
 import { readFileSync } from "node:fs";
 import { LRUCache } from "lru-cache";
-import type { Part } from "../../parts.js";
-import { normalizeText } from "../../normalize.js";
-import type { Location } from "../../vocabulary.js";
+import type { Part } from "../../../parts.js";
+import { normalizeText } from "../../../normalize.js";
+import type { Location } from "../../../vocabulary.js";
 import type { LevelThresholds } from "./levels.js";
 
 /** The files of one classifier. */

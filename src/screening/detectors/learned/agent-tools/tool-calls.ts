@@ -2,8 +2,8 @@
 // function name split into words, the arguments flattened to (key, value)
 // pairs, the tool's definition from the same request, and the user's messages.
 import { LRUCache } from "lru-cache";
-import type { Part } from "../../parts.js";
-import type { ScreeningContext } from "../../detector.js";
+import type { Part } from "../../../parts.js";
+import type { ScreeningContext } from "../../../detector.js";
 
 /** "createUserV2", "delete_file", "users.remove", "get-item" -> ["create", "user", "v2"], ... */
 export function nameWords(name: string): string[] {

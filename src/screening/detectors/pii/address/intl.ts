@@ -1,5 +1,5 @@
 // Street lines, postcodes and towns outside the US (pii/address reads US
-// addresses in address.ts, CJK ones in address-cjk.ts).
+// addresses in index.ts, CJK ones in cjk.ts).
 //
 //   street first:   name + type + number      "Wiener Straße 12", "Bertalan utca 6",
 //                   glued type + number       "Hauptstraße 5", "Kalverstraat 12", "Cedervej 47A"
@@ -17,8 +17,8 @@
 // The street types, units and number markers are lexicons/street-types.txt.
 // Each scan starts from a house number and reads a few tokens on either side,
 // so the cost is linear in the text.
-import { hasGluedType, isAfterType, isBeforeType, isUnitWord, isWeakStart } from "./address-words.js";
-import { isCapitalized, newlines, type Token, tokenAt, tokensBefore } from "./address-tokens.js";
+import { hasGluedType, isAfterType, isBeforeType, isUnitWord, isWeakStart } from "./words.js";
+import { isCapitalized, newlines, type Token, tokenAt, tokensBefore } from "./tokens.js";
 
 export type Strength = "typed" | "weak" | "bare";
 

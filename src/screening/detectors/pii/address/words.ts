@@ -3,8 +3,8 @@
 // before or after the name, a name with a street type glued to it, a unit
 // word, a house-number marker?
 import { readFileSync } from "node:fs";
-import { projectFile } from "../../../paths.js";
-import { LEXICONS } from "../lexicons/dir.js";
+import { projectFile } from "../../../../paths.js";
+import { LEXICONS } from "../../lexicons/dir.js";
 
 interface WordList {
   /** Lower-case words that match with or without a trailing period. */

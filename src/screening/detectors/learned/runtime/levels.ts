@@ -1,7 +1,7 @@
 // Score -> confidence level. Thresholds come from the
 // manifest, where training put the lowest validation score at which each
 // level's precision floor held; see docs/learned-detectors.md.
-import { thresholds, type Level, type Threshold } from "../../vocabulary.js";
+import { thresholds, type Level, type Threshold } from "../../../vocabulary.js";
 
 /** The lowest score at which each level is given. */
 export type LevelThresholds = Record<Threshold, number>;

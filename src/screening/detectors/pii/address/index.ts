@@ -9,7 +9,7 @@
 //   post box     = P.O. Box / PO Box / Post Office Box + number [+ place]
 // Street suffixes are the USPS Publication 28 (Appendix C1) primary names and
 // their standard abbreviations, plus British and Commonwealth ones (Close,
-// Mews, Rise ...). Elsewhere (address-intl.ts, address-cjk.ts): street first
+// Mews, Rise ...). Elsewhere (intl.ts, cjk.ts): street first
 // ("Hauptstraße 5", "Via Roma 12", "ул. Кедровая, 7"), number first with the
 // type before the name ("12 rue de la Paix"), postcodes of many countries
 // before or after the town, and Chinese, Japanese and Korean addresses.
@@ -25,11 +25,11 @@
 // ("Am Frankenberg 92c") with a postcode or town.
 // The scan tokenizes forward and backward from each number at a word
 // boundary, a few tokens at a time, so its cost is linear in the text.
-import type { Detection } from "../../detector.js";
-import { piiDetector } from "./family.js";
-import type { Level } from "../../vocabulary.js";
-import { type Finding, before, isWordChar, stronger, toDetection } from "../findings.js";
-import { findCjkAddresses } from "./address-cjk.js";
+import type { Detection } from "../../../detector.js";
+import { piiDetector } from "../family.js";
+import type { Level } from "../../../vocabulary.js";
+import { type Finding, before, isWordChar, stronger, toDetection } from "../../findings.js";
+import { findCjkAddresses } from "./cjk.js";
 import {
   HOUSE_NUMBER,
   houseNumberEnd,
@@ -41,8 +41,8 @@ import {
   streetAfterNumber,
   streetBefore,
   unitAt,
-} from "./address-intl.js";
-import { isCapitalized, newlines, type Token, tokenAt } from "./address-tokens.js";
+} from "./intl.js";
+import { isCapitalized, newlines, type Token, tokenAt } from "./tokens.js";
 
 // USPS Publication 28, Appendix C1: primary street suffix names and the
 // abbreviations in common use (lower case, without the trailing period).
@@ -485,4 +485,4 @@ export function detectAddress(text: string): Detection {
   return toDetection(findAddresses(text));
 }
 
-export const address = piiDetector("pii/address", detectAddress);
+export const address = piiDetector("pii/address", "ADDRESS", detectAddress);

@@ -13,7 +13,7 @@
 //   a street and a house number alone ("建国路88号", "세종대로 209")     -> l3
 // Numbers that are ordinals, dates or line numbers ("第3号", "5月3号",
 // "1号线") are not house numbers. Every read is bounded, so the scan is linear.
-import type { Finding } from "../findings.js";
+import type { Finding } from "../../findings.js";
 
 const HAS_CJK = /[\u3040-\u30ff\u3400-\u9fff\uac00-\ud7af〒]/;
 // Han and kana (a Chinese or Japanese address is written in them, with digits).

@@ -6,7 +6,7 @@
 // description alone, or the parameters JSON alone; or when it is a JSON
 // object whose given fields (name, description, parameters, or the same
 // inside "function") all equal the definition's.
-import type { DetectorConfig } from "../../vocabulary.js";
+import type { DetectorConfig } from "../../../vocabulary.js";
 
 const collapse = (s: string) => s.replace(/\s+/g, " ").trim();
 

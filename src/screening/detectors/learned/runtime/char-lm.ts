@@ -5,7 +5,7 @@
 // runs of words that no language writes, which n-grams of characters see and
 // word features do not. docs/obfuscation.md has the numbers.
 import { readFileSync } from "node:fs";
-import { projectFile } from "../../../paths.js";
+import { projectFile } from "../../../../paths.js";
 
 export const CHAR_LM_FILE = "char-lm.bin";
 const MAGIC = "PCLM";

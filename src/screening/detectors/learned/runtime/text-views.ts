@@ -7,7 +7,7 @@
 // hides. All scanners are single passes or regexes without nested or
 // overlapping quantifiers: a hostile 200k-character input costs milliseconds.
 // docs/obfuscation.md.
-import { LEET } from "../leet.js";
+import { LEET } from "../../leet.js";
 import { charLm, gibberishSuffix, isolatedCost, QUANT } from "./char-lm.js";
 
 /** Cyrillic and Greek letters that render like Latin ones (NFKC keeps them apart). */

@@ -5,9 +5,9 @@
 // parts before the synchronous engine runs. What each detector reads:
 // docs/learned-detectors.md.
 import { readFileSync } from "node:fs";
-import { contentLocations, type Detection } from "../../detector.js";
-import type { Part } from "../../parts.js";
-import type { Level, Location } from "../../vocabulary.js";
+import { contentLocations, type Detection } from "../../../detector.js";
+import type { Part } from "../../../parts.js";
+import type { Level, Location } from "../../../vocabulary.js";
 import { levelOf } from "./levels.js";
 import { DEFAULT_MODELS_DIR, loadModelFiles, type LoadedModels, type RuleLevels } from "./model-store.js";
 import {

@@ -1,0 +1,67 @@
+// What other parts of the service derive from the detector definitions must
+// agree with them: the stream's split of text models from the rest, sanitize's
+// placeholder types, and the console's generated catalogue (which the console
+// bundles instead of importing the registry).
+import { readFileSync } from "node:fs";
+import { describe, expect, it } from "vitest";
+import { colourOf, detectorCatalogue } from "../../console/src/catalogue.js";
+import { consoleCatalogue, consoleCatalogueFile, consoleCatalogueSource } from "../../scripts/generate-console-catalogue.js";
+import { isTextModel } from "../../src/guard/stream/session.js";
+import { placeholderType } from "../../src/sanitize/conversation.js";
+import { CUSTOM_GUARDRAIL, detectors, detectorTypes, kindOf } from "../../src/screening/registry.js";
+
+describe("definitions", () => {
+  it("declare a kind and console defaults a policy accepts", () => {
+    for (const d of detectors) {
+      expect(["exact", "text_model", "tool_call_model"], d.type).toContain(kindOf(d.type));
+      expect(d.console.defaults.length, d.type).toBeGreaterThan(0);
+      for (const l of d.console.defaults) expect(d.locations, d.type).toContain(l);
+    }
+  });
+});
+
+describe("the stream", () => {
+  it("treats as text models exactly the definitions of kind text_model", () => {
+    for (const t of detectorTypes) expect(isTextModel(t), t).toBe(kindOf(t) === "text_model");
+    expect(isTextModel(CUSTOM_GUARDRAIL)).toBe(false);
+    expect(detectorTypes.filter(isTextModel).length).toBeGreaterThan(0);
+  });
+});
+
+describe("sanitize", () => {
+  it("types placeholders as the definitions declare, custom guardrails as CUSTOM", () => {
+    for (const d of detectors) if (d.placeholder) expect(placeholderType(d.type), d.type).toBe(d.placeholder);
+    for (const d of detectors) if (d.type.startsWith("pii/")) expect(d.placeholder, d.type).toMatch(/^[A-Z][A-Z0-9_]{0,30}$/);
+    expect(placeholderType(CUSTOM_GUARDRAIL)).toBe("CUSTOM");
+  });
+
+  it("keeps the documented placeholder types (docs/sanitize.md#placeholders)", () => {
+    const types = [
+      "pii/email",
+      "pii/phone_number",
+      "pii/name",
+      "pii/address",
+      "pii/credit_card",
+      "pii/iban_code",
+      "pii/us_social_security_number",
+      "pii/ip_address",
+      "custom_guardrail",
+      "override_deny",
+    ];
+    expect(types.map(placeholderType)).toEqual(["EMAIL", "PHONE", "NAME", "ADDRESS", "CREDIT_CARD", "IBAN", "SSN", "IP_ADDRESS", "CUSTOM", "CUSTOM"]);
+  });
+});
+
+describe("the console's catalogue", () => {
+  it("is what the registry gives (run `npm run generate` and commit the result)", async () => {
+    expect(detectorCatalogue).toEqual(consoleCatalogue());
+    expect(readFileSync(consoleCatalogueFile, "utf8")).toBe(await consoleCatalogueSource());
+  });
+
+  it("gives each family its own colour", () => {
+    const families = [...new Set(detectorCatalogue.map((c) => c.family))];
+    const colours = families.map((f) => colourOf(detectorCatalogue.find((c) => c.family === f)!.type));
+    expect(new Set(colours).size).toBe(families.length);
+    for (const c of detectorCatalogue) expect(colourOf(c.type), c.type).toBe(colours[families.indexOf(c.family)]);
+  });
+});

@@ -32,7 +32,7 @@ export const detectorCatalogue: { type: string; family: DetectorFamily; defaults
   { type: "tool_risk/update", family: "Agent tools", defaults: ["assistant::tool_call"] },
   { type: "tool_risk/delete", family: "Agent tools", defaults: ["assistant::tool_call"] },
   { type: "tool_risk/untrusted_destination", family: "Agent tools", defaults: ["assistant::tool_call"] },
-  { type: "tool_risk/untrusted_source", family: "Agent tools", defaults: ["assistant::tool_call"] },
+  { type: "tool_risk/untrusted_source", family: "Agent tools", defaults: ["tool::content"] },
   { type: "dangerous_deviation", family: "Agent tools", defaults: ["assistant::tool_call"] },
   { type: "tool_access_control", family: "Agent tools", defaults: ["assistant::tool_call"] },
 ];

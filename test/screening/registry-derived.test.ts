@@ -11,11 +11,11 @@ import { placeholderType } from "../../src/sanitize/conversation.js";
 import { CUSTOM_GUARDRAIL, detectors, detectorTypes, kindOf } from "../../src/screening/registry.js";
 
 describe("definitions", () => {
-  it("declare a kind and console defaults a policy accepts", () => {
+  it("declare a kind and console defaults where the detector sees the traffic it is built for", () => {
     for (const d of detectors) {
       expect(["exact", "text_model", "tool_call_model"], d.type).toContain(kindOf(d.type));
       expect(d.console.defaults.length, d.type).toBeGreaterThan(0);
-      for (const l of d.console.defaults) expect(d.locations, d.type).toContain(l);
+      for (const l of d.console.defaults) expect(d.meaningful, d.type).toContain(l);
     }
   });
 });

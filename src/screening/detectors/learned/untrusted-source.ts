@@ -15,7 +15,7 @@ export const untrustedSource = defineDetector({
   kind: "tool_call_model",
   meaningful: ["tool::content"],
   logFamily: "tool_risk",
-  console: { family: "Agent tools", defaults: ["assistant::tool_call"] },
+  console: { family: "Agent tools", defaults: ["tool::content"] },
   detect(text, part, _settings, context) {
     if (part.location !== "tool::content") return nothing;
     const table = models().manifest.rules.untrusted_source;

@@ -2,7 +2,7 @@
 // organization's default project, no policy -> the built-in default policy.
 import { LRUCache } from "lru-cache";
 import { ApiError } from "../api/errors.js";
-import type { Organization } from "../auth/organizations.js";
+import type { Organization } from "../auth/organizations-repository.js";
 import type { CustomGuardrails, StoredGuardrail } from "../custom-guardrails/repository.js";
 import { DEFAULT_POLICY_ID, defaultPolicy } from "../policies/default-policy.js";
 import type { Policies, StoredPolicy } from "../policies/repository.js";

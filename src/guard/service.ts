@@ -4,11 +4,11 @@ import { create, type MessageInitShape } from "@bufbuild/protobuf";
 import type { HandlerContext, ServiceImpl } from "@connectrpc/connect";
 import { v7 as uuidv7 } from "uuid";
 import { DevInfoSchema, type GuardService, type Message, type ResultItemSchema, type ToolResultItemSchema } from "../../gen/parapet/v1/guard_pb.js";
-import type { AnalyticsRollups } from "../analytics/rollups.js";
+import type { AnalyticsRollups } from "../analytics/repository.js";
 import { requestIdOf } from "../api/context.js";
 import { ApiError } from "../api/errors.js";
 import { callerOrg } from "../api/tenant.js";
-import type { Organizations } from "../auth/organizations.js";
+import type { Organizations } from "../auth/organizations-repository.js";
 import type { CustomGuardrails } from "../custom-guardrails/repository.js";
 import type { GuardLogs } from "../logs/repository.js";
 import type { Policies } from "../policies/repository.js";
@@ -53,8 +53,9 @@ function devInfo(deps: GuardServiceDeps, screening: Screening, messages: readonl
   return create(DevInfoSchema, { gitRevision: b.gitRevision, gitTimestamp: b.gitTimestamp, modelVersion: deps.modelVersion(), version: b.version, notes });
 }
 
-// GuardStream and its REST calls are served by stream/service.ts.
-export function guardService(deps: GuardServiceDeps): Omit<ServiceImpl<typeof GuardService>, GuardStreamMethod> {
+// GuardStream and its REST calls are served by stream/service.ts, built apart because it holds
+// open sessions to close on shutdown; `streams` are its handlers, one GuardService on the wire.
+export function guardService(deps: GuardServiceDeps, streams: Pick<ServiceImpl<typeof GuardService>, GuardStreamMethod>): ServiceImpl<typeof GuardService> {
   const screener = new RequestScreener(deps);
   const sanitizeDeps: SanitizeDeps = { ...deps.sanitize, orgs: deps.orgs };
 
@@ -77,6 +78,8 @@ export function guardService(deps: GuardServiceDeps): Omit<ServiceImpl<typeof Gu
   }
 
   return {
+    ...streams,
+
     async guard(req, ctx) {
       const at = new Date();
       // The X-Request-Id of this call: one id joins the service log, the answer and the request log.

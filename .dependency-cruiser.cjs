@@ -57,28 +57,37 @@ module.exports = {
       to: { path: "^src/", pathNot: "^src/storage/" },
     },
     {
+      name: "auth-below-api",
+      severity: "error",
+      comment:
+        "src/auth/ (organizations, API keys, access rules, rate limits) sits below src/api/, which authenticates every call with it: " +
+        "it imports storage, observability and gen/, not api, server, resources (the keys API is src/api-keys/), guard, screening, cli nor the composition roots.",
+      from: { path: "^src/auth/" },
+      to: { path: "^src/((api|api-keys|server|cli|policies|projects|custom-guardrails|logs|analytics|sanitize|guard|screening)/|(app|main)\\.ts$)" },
+    },
+    {
       name: "resources-do-not-reach-up",
       severity: "error",
       comment:
-        "Resources (policies, projects, custom-guardrails, logs, analytics, auth, sanitize, guard) do not import the protocol layer (src/server/), the CLI or the composition roots.",
-      from: { path: "^src/(policies|projects|custom-guardrails|logs|analytics|auth|sanitize|guard)/" },
+        "Resources (policies, projects, custom-guardrails, logs, analytics, api-keys, sanitize, guard) do not import the protocol layer (src/server/), the CLI or the composition roots.",
+      from: { path: "^src/(policies|projects|custom-guardrails|logs|analytics|api-keys|sanitize|guard)/" },
       to: { path: "^src/((server|cli)/|(app|main)\\.ts$)" },
     },
     {
       name: "resources-are-siblings",
       severity: "error",
       comment:
-        "policies, custom-guardrails, logs, analytics, auth and sanitize do not import one another (nor projects or guard); " +
+        "policies, custom-guardrails, logs, analytics, api-keys and sanitize do not import one another (nor projects or guard); " +
         "shared code goes below them. Composition happens in src/guard/ and src/app.ts.",
-      from: { path: "^src/(policies|custom-guardrails|logs|analytics|auth|sanitize)/" },
-      to: { path: "^src/(policies|projects|custom-guardrails|logs|analytics|sanitize|guard)/", pathNot: "^src/$1/" },
+      from: { path: "^src/(policies|custom-guardrails|logs|analytics|api-keys|sanitize)/" },
+      to: { path: "^src/(policies|projects|custom-guardrails|logs|analytics|api-keys|sanitize|guard)/", pathNot: "^src/$1/" },
     },
     {
       name: "projects-name-only-policies",
       severity: "error",
       comment: "A project names a policy: src/projects/ may import src/policies/ but no other resource folder.",
       from: { path: "^src/projects/" },
-      to: { path: "^src/(custom-guardrails|logs|analytics|guard)/" },
+      to: { path: "^src/(custom-guardrails|logs|analytics|api-keys|guard)/" },
     },
     {
       name: "api-below-resources",
@@ -86,14 +95,14 @@ module.exports = {
       comment:
         "src/api/ (interceptors, context, errors) sits below the resources and the protocols: it may import src/auth/ and src/observability/, not server, resources, guard, screening or cli.",
       from: { path: "^src/api/" },
-      to: { path: "^src/(server|policies|projects|custom-guardrails|logs|analytics|guard|screening|cli)/" },
+      to: { path: "^src/(server|policies|projects|custom-guardrails|logs|analytics|api-keys|guard|screening|cli)/" },
     },
     {
       name: "server-is-protocol-only",
       severity: "error",
       comment: "src/server/ is protocol plumbing: it does not import resources, guard, the screening engine, storage or auth; app.ts wires them in.",
       from: { path: "^src/server/" },
-      to: { path: "^src/(policies|projects|custom-guardrails|logs|analytics|guard|screening|storage|auth)/" },
+      to: { path: "^src/(policies|projects|custom-guardrails|logs|analytics|api-keys|guard|screening|storage|auth)/" },
     },
     {
       name: "nothing-imports-training",

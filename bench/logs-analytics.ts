@@ -6,7 +6,7 @@
 import { mkdtemp, rm } from "node:fs/promises";
 import { cpus, tmpdir } from "node:os";
 import path from "node:path";
-import { countersFor, type Rollup } from "../src/analytics/rollups.js";
+import { countersFor, type Rollup } from "../src/analytics/repository.js";
 import { startApp } from "../src/app.js";
 import { loadConfig } from "../src/config.js";
 import { familiesOf, type StoredLog } from "../src/logs/repository.js";

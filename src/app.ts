@@ -15,29 +15,29 @@ import {
 } from "../gen/parapet/v1/policy_drafts_pb.js";
 import { CreateProjectRequestSchema, UpdateProjectRequestSchema, type CreateProjectRequest, type UpdateProjectRequest } from "../gen/parapet/v1/projects_pb.js";
 import { analyticsService } from "./analytics/service.js";
+import { apiKeyService } from "./api-keys/service.js";
+import { apiKeyRequestViolations } from "./api-keys/validation.js";
 import { authInterceptor } from "./api/interceptors/auth.js";
 import { errorInterceptor } from "./api/interceptors/errors.js";
 import { timeoutInterceptor } from "./api/interceptors/timeout.js";
 import { validationInterceptor, type CrossFieldRules } from "./api/interceptors/validation.js";
 import { bootstrap } from "./auth/bootstrap.js";
-import { apiKeyRequestViolations, apiKeyService } from "./auth/keys-service.js";
 import { openRequestLimits } from "./auth/request-limits.js";
 import type { Config } from "./config.js";
-import { customGuardrailService, guardrailViolations } from "./custom-guardrails/service.js";
-import { draftLint } from "./guard/draft-lint.js";
-import { impactPreview } from "./guard/impact-preview.js";
+import { customGuardrailService } from "./custom-guardrails/service.js";
+import { guardrailViolations } from "./custom-guardrails/validation.js";
+import { policyDraftService } from "./guard/policy-draft-service.js";
 import type { GuardDeps } from "./guard/deps.js";
 import { guardService } from "./guard/service.js";
-import { guardStreams } from "./guard/stream/service.js";
+import { guardStreams, type GuardStreams } from "./guard/stream/service.js";
 import { defaultPoolLimits, ScreeningPool } from "./guard/worker-pool.js";
 import { logService } from "./logs/service.js";
 import { migrateStore } from "./migrations.js";
 import { createLogger, type Logger } from "./observability/logger.js";
 import { Metrics } from "./observability/metrics.js";
-import { retiredPolicyService } from "./policies/retired.js";
+import { retiredPolicyService } from "./policies/retired-policy-service.js";
 import { policyService } from "./policies/service.js";
 import { policyRequestViolations } from "./policies/validation.js";
-import { policyVersions } from "./policies/versions.js";
 import { projectService, projectsScreenedBy } from "./projects/service.js";
 import { projectRequestViolations } from "./projects/validation.js";
 import { projectFile } from "./paths.js";
@@ -83,21 +83,16 @@ function sanitizeSettings(repos: Repositories, config: Config) {
   return { vault: repos.vault, vaultTtlSeconds: config.vaultTtlSeconds, maxRestoredChars: 4 * config.maxBodyBytes };
 }
 
-function services(config: Config, repos: Repositories, guard: GuardDeps): ServiceImpls {
+/** Every RPC service, each built whole by its own module; routes.ts registers them by these names. */
+function services(config: Config, repos: Repositories, guard: GuardDeps, streams: GuardStreams["handlers"]): ServiceImpls {
   const { orgs, policies, projects, guardrails, logs, rollups } = repos;
   const guardrailLocations = async (orgId: string, ids: string[]) => new Map((await guardrails.many(orgId, ids)).map((g) => [g._id, g.locations]));
   return {
-    policies: {
-      ...policyService({ orgs, policies, guardrailLocations, projectsScreenedBy: (org, policyId) => projectsScreenedBy(projects, org, policyId) }),
-      ...policyVersions({ orgs, policies }),
-    },
-    policyDrafts: {
-      ...impactPreview({ orgs, projects, guardrails, logs, prepare: prepareDetectors, requestTimeoutMs: config.requestTimeoutMs }),
-      ...draftLint({ orgs, guardrails }),
-    },
+    policies: policyService({ orgs, policies, guardrailLocations, projectsScreenedBy: (org, policyId) => projectsScreenedBy(projects, org, policyId) }),
+    policyDrafts: policyDraftService({ orgs, projects, guardrails, logs, prepare: prepareDetectors, requestTimeoutMs: config.requestTimeoutMs }),
     projects: projectService({ orgs, policies, projects }),
     customGuardrails: customGuardrailService({ orgs, guardrails }),
-    guard: guardService(guard),
+    guard: guardService(guard, streams),
     logs: logService({ orgs, logs }),
     analytics: analyticsService({ orgs, rollups }),
     retiredPolicies: retiredPolicyService,
@@ -163,11 +158,10 @@ export async function startApp(config: Config, log: Logger = createLogger(config
       limits: config.streams,
       log,
     };
-    const impls = services(config, repos, guard);
     // GuardStream and its REST sessions (docs/streaming.md); open sessions are logged before storage closes.
     const streams = guardStreams(guard);
-    impls.guard = { ...impls.guard, ...streams.handlers };
     closers.push(() => streams.close());
+    const impls = services(config, repos, guard, streams.handlers);
     const limits = await openRequestLimits(db, config, log);
     const interceptors = [
       errorInterceptor(log),

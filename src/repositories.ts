@@ -1,12 +1,12 @@
 // Every repository on one database: the only objects that touch storage.
-import { AnalyticsRollups } from "./analytics/rollups.js";
-import { ApiKeys } from "./auth/api-keys.js";
-import { Organizations } from "./auth/organizations.js";
+import { AnalyticsRollups } from "./analytics/repository.js";
+import { ApiKeys } from "./auth/api-keys-repository.js";
+import { Organizations } from "./auth/organizations-repository.js";
 import { CustomGuardrails } from "./custom-guardrails/repository.js";
 import { GuardLogs } from "./logs/repository.js";
 import { Policies } from "./policies/repository.js";
 import { Projects } from "./projects/repository.js";
-import { Vault } from "./sanitize/vault.js";
+import { Vault } from "./sanitize/repository.js";
 import type { Database } from "./storage/collection.js";
 
 export interface Repositories {

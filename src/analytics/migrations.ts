@@ -1,7 +1,7 @@
 // Schema migrations of the analytics rollups (docs/storage.md#schema-and-migrations).
 import { DuplicateKeyError, type Database, type Doc } from "../storage/collection.js";
 import type { Migration } from "../storage/schema.js";
-import { counterFields, ROLLUP_COLLECTIONS } from "./rollups.js";
+import { counterFields, ROLLUP_COLLECTIONS } from "./repository.js";
 
 const HOUR = 3_600_000;
 const PAGE = 10_000;

@@ -5,8 +5,8 @@ import type { MessageInitShape } from "@bufbuild/protobuf";
 import type { AnalyticsBucketSchema, AnalyticsService } from "../../gen/parapet/v1/analytics_pb.js";
 import { callerOrgWith } from "../api/tenant.js";
 import { invalidRequest as invalid, requireInstant } from "../api/time.js";
-import type { Organizations } from "../auth/organizations.js";
-import { counterFields, type AnalyticsRollups, type Counter } from "./rollups.js";
+import type { Organizations } from "../auth/organizations-repository.js";
+import { counterFields, type AnalyticsRollups, type Counter } from "./repository.js";
 
 const MINUTE = 60_000;
 const MAX_RANGE_DAYS = 180;

@@ -1,7 +1,7 @@
 // The organization of the calling key. Every handler scopes its storage calls
 // to this id, which is what keeps organizations apart.
 import type { HandlerContext } from "@connectrpc/connect";
-import type { Features, Organization, Organizations } from "../auth/organizations.js";
+import type { Features, Organization, Organizations } from "../auth/organizations-repository.js";
 import { principalKey } from "./context.js";
 import { ApiError } from "./errors.js";
 

@@ -2,7 +2,7 @@
 // rule has already checked the shape; this checks the calendar (Feb 30) and
 // converts to an instant.
 import { DateTime } from "luxon";
-import { ApiError } from "../api/errors.js";
+import { ApiError } from "./errors.js";
 
 export function invalidRequest(message: string): ApiError {
   return new ApiError("validation_failed", `validation failed: ${message}`);

@@ -16,8 +16,8 @@ import { chmod, mkdir, writeFile } from "node:fs/promises";
 import path from "node:path";
 import { DuplicateKeyError } from "../storage/collection.js";
 import type { Logger } from "../observability/logger.js";
-import type { ApiKeys, KeyKind } from "./api-keys.js";
-import { DEFAULT_ORG_ID, type Organizations } from "./organizations.js";
+import type { ApiKeys, KeyKind } from "./api-keys-repository.js";
+import { DEFAULT_ORG_ID, type Organizations } from "./organizations-repository.js";
 
 export interface BootstrapOptions {
   /** Where generated keys are saved besides being shown; undefined: shown only (MongoDB without PARAPET_BOOTSTRAP_KEYS_FILE). */

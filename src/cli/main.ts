@@ -8,11 +8,11 @@ import { ConnectError, createClient, type Client } from "@connectrpc/connect";
 import { createConnectTransport } from "@connectrpc/connect-node";
 import { ApiKeyService, type ApiKey } from "../../gen/parapet/v1/api_keys_pb.js";
 import { ErrorDetailSchema } from "../../gen/parapet/v1/errors_pb.js";
-import { ApiKeys, type KeyKind, type KeyScope } from "../auth/api-keys.js";
-import { DEFAULT_ORG_ID, Organizations, type Features } from "../auth/organizations.js";
+import { ApiKeys, type KeyKind, type KeyScope } from "../auth/api-keys-repository.js";
+import { DEFAULT_ORG_ID, Organizations, type Features } from "../auth/organizations-repository.js";
 import { cliApiOf, loadConfig } from "../config.js";
 import type { Database } from "../storage/collection.js";
-import { copyEmbeddedToMongo, exportDataDir, importInto, type MigrationSummary } from "../storage/migrate.js";
+import { copyEmbeddedToMongo, exportDataDir, importInto, type TransferSummary } from "../storage/transfer.js";
 import { openDatabase } from "../storage/open.js";
 
 const usage = `usage:
@@ -259,14 +259,14 @@ async function organizations(action: string | undefined, args: string[]): Promis
   }, orgsLockedHint);
 }
 
-function printSummary(summary: MigrationSummary): void {
+function printSummary(summary: TransferSummary): void {
   for (const c of summary.collections) {
     process.stdout.write(`${c.name}\t${c.documents} documents${c.skipped ? `\t${c.skipped} already present` : ""}\n`);
   }
 }
 
 /** Moving from the embedded engine to MongoDB (docs/storage.md). */
-async function migration(command: "export" | "import" | "migrate", file: string | undefined): Promise<void> {
+async function transfer(command: "export" | "import" | "migrate", file: string | undefined): Promise<void> {
   const config = loadConfig();
   if (command !== "migrate" && !file) throw new UsageError(`${command} needs FILE`);
   if (command === "export") return printSummary(await exportDataDir(config.dataDir, file!));
@@ -291,7 +291,7 @@ async function main(argv: string[]): Promise<number> {
       case "export":
       case "import":
       case "migrate":
-        await migration(command, action);
+        await transfer(command, action);
         return 0;
       case undefined:
       case "help":

@@ -3,25 +3,11 @@ import { create } from "@bufbuild/protobuf";
 import { timestampFromDate } from "@bufbuild/protobuf/wkt";
 import type { HandlerContext, ServiceImpl } from "@connectrpc/connect";
 import { CustomGuardrailSchema, type CustomGuardrail, type CustomGuardrailService } from "../../gen/parapet/v1/custom_guardrails_pb.js";
-import type { FieldViolation } from "../api/interceptors/validation.js";
 import { ApiError } from "../api/errors.js";
 import { callerOrg } from "../api/tenant.js";
-import type { Organizations } from "../auth/organizations.js";
-import { compilePattern } from "../screening/patterns.js";
+import type { Organizations } from "../auth/organizations-repository.js";
 import { DEFAULT_GUARDRAIL_LOCATIONS } from "../screening/vocabulary.js";
 import type { CustomGuardrails, GuardrailInput, StoredGuardrail } from "./repository.js";
-
-/** Cross-field rule: every pattern compiles under RE2 (linear time). */
-export function guardrailViolations(g: CustomGuardrail | undefined): FieldViolation[] {
-  if (!g) return [];
-  const out: FieldViolation[] = [];
-  if (g.name.trim() === "") out.push({ field: "name", message: "must not be blank", rule: "custom_guardrail.name" });
-  g.patterns.forEach((p, i) => {
-    const compiled = compilePattern(p);
-    if (!compiled.ok) out.push({ field: `patterns[${i}]`, message: `not a valid RE2 expression (${compiled.reason})`, rule: "custom_guardrail.re2" });
-  });
-  return out;
-}
 
 function guardrailMessage(g: StoredGuardrail): CustomGuardrail {
   return create(CustomGuardrailSchema, {

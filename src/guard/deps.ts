@@ -1,7 +1,7 @@
 // What GuardService needs, its unary calls (service.ts) and its streams
 // (stream/service.ts) alike: app.ts builds it once for both.
-import type { AnalyticsRollups } from "../analytics/rollups.js";
-import type { Organizations } from "../auth/organizations.js";
+import type { AnalyticsRollups } from "../analytics/repository.js";
+import type { Organizations } from "../auth/organizations-repository.js";
 import type { CustomGuardrails } from "../custom-guardrails/repository.js";
 import type { GuardLogs } from "../logs/repository.js";
 import type { Policies } from "../policies/repository.js";

@@ -1,7 +1,7 @@
 // Which policy screens a request: project -> policy, no project -> the
 // organization's default project, no policy -> the built-in default policy.
 import { ApiError } from "../api/errors.js";
-import type { Organization } from "../auth/organizations.js";
+import type { Organization } from "../auth/organizations-repository.js";
 import type { CustomGuardrails, StoredGuardrail } from "../custom-guardrails/repository.js";
 import { DEFAULT_POLICY_ID, defaultPolicy } from "../policies/default-policy.js";
 import type { Policies, StoredPolicy } from "../policies/repository.js";

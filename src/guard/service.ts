@@ -31,8 +31,9 @@ function devInfo(deps: GuardDeps, screening: Screening, messages: readonly Messa
   return create(DevInfoSchema, { gitRevision: b.gitRevision, gitTimestamp: b.gitTimestamp, modelVersion: deps.modelVersion(), version: b.version, notes });
 }
 
-// GuardStream and its REST calls are served by stream/service.ts.
-export function guardService(deps: GuardDeps): Omit<ServiceImpl<typeof GuardService>, GuardStreamMethod> {
+// GuardStream and its REST calls are served by stream/service.ts, built apart because it holds
+// open sessions to close on shutdown; `streams` are its handlers, one GuardService on the wire.
+export function guardService(deps: GuardDeps, streams: Pick<ServiceImpl<typeof GuardService>, GuardStreamMethod>): ServiceImpl<typeof GuardService> {
   const screener = new RequestScreener(deps);
   const sanitizeDeps: SanitizeDeps = { ...deps.sanitize, orgs: deps.orgs };
 
@@ -54,6 +55,8 @@ export function guardService(deps: GuardDeps): Omit<ServiceImpl<typeof GuardServ
   }
 
   return {
+    ...streams,
+
     async guard(req, ctx) {
       const at = new Date();
       // The X-Request-Id of this call: one id joins the service log, the answer and the request log.

@@ -5,7 +5,7 @@ import type { GuardLogSchema, LogService } from "../../gen/parapet/v1/logs_pb.js
 import { ApiError } from "../api/errors.js";
 import { callerOrgWith, requireFeature } from "../api/tenant.js";
 import { ceilToMillisecond, compareInstants, invalidRequest, requirePreciseInstant } from "../api/time.js";
-import type { Organizations } from "../auth/organizations.js";
+import type { Organizations } from "../auth/organizations-repository.js";
 import { pageLogs, type GuardLogs, type StoredLog } from "./repository.js";
 
 /** Deepest page a query may reach; beyond it the caller must narrow the time range (403, docs/decisions.md#logs-paging). */

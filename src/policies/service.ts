@@ -1,13 +1,14 @@
 // PolicyService handlers (docs/api.md#policies): translate between messages and the
 // repositories, apply the organization's switches and limits.
 import { create } from "@bufbuild/protobuf";
+import { timestampFromDate } from "@bufbuild/protobuf/wkt";
 import type { ServiceImpl } from "@connectrpc/connect";
 import { PolicyResponseSchema, type PolicyService } from "../../gen/parapet/v1/policies_pb.js";
 import { ApiError } from "../api/errors.js";
 import { decodeCursor, DEFAULT_PAGE_LIMIT, isAfter, pageOf } from "../api/paging.js";
 import { callerOrgWith } from "../api/tenant.js";
-import type { Organization, Organizations } from "../auth/organizations.js";
-import { customPolicyOf, policyInputOf, type PolicyProject } from "./convert.js";
+import type { Organization, Organizations } from "../auth/organizations-repository.js";
+import { customPolicyOf, policyInputOf, toDetectorConfig, type PolicyProject } from "./convert.js";
 import { DEFAULT_POLICY_ID, defaultPolicy } from "./default-policy.js";
 import { DuplicatePolicyName, type Policies } from "./repository.js";
 
@@ -16,6 +17,9 @@ export type GuardrailLocations = (orgId: string, ids: string[]) => Promise<Map<s
 
 /** Projects whose requests a policy screens; projects name their policy, so they are asked. */
 export type ProjectsScreenedBy = (org: Organization, policyId: string) => Promise<PolicyProject[]>;
+
+/** Versions ListPolicyVersions answers when the request names no limit. */
+const DEFAULT_VERSIONS_LIMIT = 100;
 
 export interface PolicyServiceDeps {
   orgs: Organizations;
@@ -36,8 +40,7 @@ function readOnlyDefault(): ApiError {
   return new ApiError("forbidden", `${DEFAULT_POLICY_ID} is the built-in default policy and cannot be changed or deleted`);
 }
 
-// ListPolicyVersions is implemented beside it (versions.ts) and joined in app.ts.
-export function policyService(deps: PolicyServiceDeps): Omit<ServiceImpl<typeof PolicyService>, "listPolicyVersions"> {
+export function policyService(deps: PolicyServiceDeps): ServiceImpl<typeof PolicyService> {
   const { orgs, policies, projectsScreenedBy } = deps;
   const enabledOrg = (ctx: Parameters<typeof callerOrgWith>[0]) => callerOrgWith(ctx, orgs, "policies");
 
@@ -111,6 +114,34 @@ export function policyService(deps: PolicyServiceDeps): Omit<ServiceImpl<typeof 
       }
       await policies.delete(org._id, req.policyId);
       return ok("policy deleted", req.policyId);
+    },
+
+    // The audit trail the repository keeps of every saved state of a policy, newest first (docs/api.md#policy-versions).
+    async listPolicyVersions(req, ctx) {
+      const org = await enabledOrg(ctx);
+      const limit = req.limit ?? DEFAULT_VERSIONS_LIMIT;
+      // The built-in default policy is never saved: it has one version, itself.
+      const versions =
+        req.policyId === DEFAULT_POLICY_ID
+          ? [{ ...defaultPolicy(org._id), version_id: 1 }]
+          : (await policies.get(org._id, req.policyId))
+            ? await policies.versionsOf(org._id, req.policyId)
+            : null;
+      if (!versions) throw new ApiError("not_found", `no policy '${req.policyId}' in this organization`);
+      return {
+        versions: versions
+          .slice()
+          .sort((a, b) => b.version_id - a.version_id)
+          .slice(0, limit)
+          .map((v) => ({
+            versionId: v.version_id,
+            name: v.name,
+            defaultThreshold: v.default_threshold,
+            detectors: v.detectors.map(toDetectorConfig),
+            customGuardrailIds: v.custom_guardrail_ids,
+            createdAt: timestampFromDate(v.created_at),
+          })),
+      };
     },
   };
 }

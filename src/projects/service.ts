@@ -7,7 +7,7 @@ import { ProjectSchema, type Project, type ProjectService } from "../../gen/para
 import { ApiError } from "../api/errors.js";
 import { decodeCursor, DEFAULT_PAGE_LIMIT, pageOf } from "../api/paging.js";
 import { callerOrg } from "../api/tenant.js";
-import type { Organization, Organizations } from "../auth/organizations.js";
+import type { Organization, Organizations } from "../auth/organizations-repository.js";
 import { DEFAULT_POLICY_ID } from "../policies/default-policy.js";
 import type { Policies } from "../policies/repository.js";
 import type { ProjectAction, ProjectInput, Projects, StoredProject } from "./repository.js";

@@ -8,11 +8,11 @@ import type { Message, RestoreTextRequest, RestoreTextResponseSchema, SanitizeOp
 import { principalKey } from "../api/context.js";
 import { ApiError } from "../api/errors.js";
 import { callerOrg } from "../api/tenant.js";
-import type { Organizations } from "../auth/organizations.js";
+import type { Organizations } from "../auth/organizations-repository.js";
 import type { Screening } from "../screening/engine.js";
 import { sanitizeConversation, SanitizeLimitError } from "./conversation.js";
 import { restorePlaceholders, RestoredTooLongError } from "./placeholders.js";
-import { VaultEntryTooLargeError, type Vault } from "./vault.js";
+import { VaultEntryTooLargeError, type Vault } from "./repository.js";
 
 export interface SanitizeDeps {
   orgs: Organizations;

@@ -2,7 +2,7 @@
 // brute-force count over the same events, validation and isolation.
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { AnalyticsService } from "../../gen/parapet/v1/analytics_pb.js";
-import { countersFor } from "../../src/analytics/rollups.js";
+import { countersFor } from "../../src/analytics/repository.js";
 import { rpcClient, startTestServer, type TestServer } from "../support/server.js";
 
 let server: TestServer;

@@ -4,9 +4,9 @@
 import fs from "node:fs";
 import path from "node:path";
 import { afterAll, afterEach, beforeEach, describe, expect, it } from "vitest";
-import { ApiKeys } from "../../src/auth/api-keys.js";
+import { ApiKeys } from "../../src/auth/api-keys-repository.js";
 import { ABANDONED_AFTER_MS, bootstrap } from "../../src/auth/bootstrap.js";
-import { DEFAULT_ORG_ID, Organizations } from "../../src/auth/organizations.js";
+import { DEFAULT_ORG_ID, Organizations } from "../../src/auth/organizations-repository.js";
 import { loadConfig } from "../../src/config.js";
 import { createLogger } from "../../src/observability/logger.js";
 import { EmbeddedDatabase } from "../../src/storage/embedded/engine.js";

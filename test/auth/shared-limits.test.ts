@@ -7,7 +7,7 @@
 
 import { rm } from "node:fs/promises";
 import { afterEach, beforeEach, describe, expect, it, vi } from "vitest";
-import { ApiKeys, KEY_CACHE_TTL_MS } from "../../src/auth/api-keys.js";
+import { ApiKeys, KEY_CACHE_TTL_MS } from "../../src/auth/api-keys-repository.js";
 import { AuthFailureLimiter } from "../../src/auth/auth-failures.js";
 import { RateLimiter } from "../../src/auth/rate-limit.js";
 import { openRequestLimits } from "../../src/auth/request-limits.js";

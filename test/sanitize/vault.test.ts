@@ -3,7 +3,7 @@
 // reopen, and are stored sealed.
 import { randomBytes } from "node:crypto";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
-import { Vault } from "../../src/sanitize/vault.js";
+import { Vault } from "../../src/sanitize/repository.js";
 import type { Database } from "../../src/storage/collection.js";
 import { EmbeddedDatabase } from "../../src/storage/embedded/engine.js";
 import { engines } from "../storage/engines.js";

@@ -6,7 +6,7 @@ import { promisify } from "node:util";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { Code, ConnectError } from "@connectrpc/connect";
 import { ApiKeyService } from "../../gen/parapet/v1/api_keys_pb.js";
-import { ApiKeys } from "../../src/auth/api-keys.js";
+import { ApiKeys } from "../../src/auth/api-keys-repository.js";
 import { rpcClient, startTestServer, type TestServer } from "../support/server.js";
 
 const run = promisify(execFile);

@@ -5,7 +5,7 @@ import { mkdtemp, rm } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import path from "node:path";
 import { afterAll, afterEach, beforeAll, describe, expect, it, vi } from "vitest";
-import { ApiKeys } from "../../src/auth/api-keys.js";
+import { ApiKeys } from "../../src/auth/api-keys-repository.js";
 import { Policies } from "../../src/policies/repository.js";
 import { Projects } from "../../src/projects/repository.js";
 import type { Database } from "../../src/storage/collection.js";

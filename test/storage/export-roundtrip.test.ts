@@ -10,7 +10,7 @@ import { afterAll, describe, expect, it } from "vitest";
 import { bsonDocumentBytes } from "../../src/storage/document-size.js";
 import { EmbeddedDatabase } from "../../src/storage/embedded/engine.js";
 import { decodeValue, encodeValue } from "../../src/storage/export-format.js";
-import { exportDataDir, importInto } from "../../src/storage/migrate.js";
+import { exportDataDir, importInto } from "../../src/storage/transfer.js";
 import { tempDir } from "./engines.js";
 
 const dirs: string[] = [];

@@ -5,7 +5,7 @@
 import fs from "node:fs";
 import { afterAll, describe, expect, it } from "vitest";
 import { rollupStartField } from "../../src/analytics/migrations.js";
-import { ROLLUP_COLLECTIONS, type Rollup } from "../../src/analytics/rollups.js";
+import { ROLLUP_COLLECTIONS, type Rollup } from "../../src/analytics/repository.js";
 import { startApp, type App } from "../../src/app.js";
 import { loadConfig } from "../../src/config.js";
 import type { StoredLog } from "../../src/logs/repository.js";

@@ -1,7 +1,7 @@
 // Bearer-key authentication and authorization (docs/api.md#authentication).
 import type { Interceptor } from "@connectrpc/connect";
 import { accessOf } from "../../auth/access.js";
-import type { ApiKeys } from "../../auth/api-keys.js";
+import type { ApiKeys } from "../../auth/api-keys-repository.js";
 import { AuthFailureLimiter } from "../../auth/auth-failures.js";
 import type { RequestRateLimit } from "../../auth/rate-limit.js";
 import { clientAddressHeader, principalKey } from "../context.js";

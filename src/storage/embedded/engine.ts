@@ -189,7 +189,7 @@ export class EmbeddedDatabase implements Database {
     return removed;
   }
 
-  /** Collections with their options and indexes, for export and migration. */
+  /** Collections with their options and indexes, for export and the transfer to MongoDB. */
   describe(): CollectionDescription[] {
     return [...this.tables.values()].map((t) => ({
       name: t.name,

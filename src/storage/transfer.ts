@@ -1,4 +1,6 @@
-// Moving from the embedded engine to MongoDB (docs/storage.md#moving-from-the-embedded-engine-to-mongodb).
+// Moving from the embedded engine to MongoDB (docs/storage.md#moving-from-the-embedded-engine-to-mongodb):
+// a transfer of the store between engines. In the code "migration" means a schema migration
+// only (schema.ts); the CLI's `parapet migrate` command keeps its name and runs copyEmbeddedToMongo.
 //
 //   exportDataDir(dir, file)        embedded data directory -> export file
 //   importInto(db, file)            export file -> any Database (MongoDB in practice)
@@ -33,7 +35,7 @@ export interface CollectionSummary {
   skipped: number;
 }
 
-export interface MigrationSummary {
+export interface TransferSummary {
   collections: CollectionSummary[];
 }
 
@@ -55,13 +57,13 @@ interface DocumentLine {
   d: Doc;
 }
 
-export async function exportDataDir(dataDir: string, outFile: string, onProgress?: Progress): Promise<MigrationSummary> {
+export async function exportDataDir(dataDir: string, outFile: string, onProgress?: Progress): Promise<TransferSummary> {
   const source = await EmbeddedDatabase.open({ dataDir, ttlSweepIntervalMs: 0 });
   const out = fs.createWriteStream(outFile, { flags: "wx" });
   const write = async (value: unknown) => {
     if (!out.write(`${JSON.stringify(encodeValue(value))}\n`)) await once(out, "drain");
   };
-  const summary: MigrationSummary = { collections: [] };
+  const summary: TransferSummary = { collections: [] };
   try {
     await write({ format: FORMAT, version: VERSION, exportedAt: new Date().toISOString() } satisfies HeaderLine);
     for (const c of source.describe()) {
@@ -85,9 +87,9 @@ export async function exportDataDir(dataDir: string, outFile: string, onProgress
   return summary;
 }
 
-export async function importInto(db: Database, file: string, onProgress?: Progress): Promise<MigrationSummary> {
+export async function importInto(db: Database, file: string, onProgress?: Progress): Promise<TransferSummary> {
   const lines = readline.createInterface({ input: fs.createReadStream(file), crlfDelay: Infinity });
-  const summary: MigrationSummary = { collections: [] };
+  const summary: TransferSummary = { collections: [] };
   let sink: CollectionSink | undefined;
   let lineNo = 0;
   let version = 0;
@@ -120,7 +122,7 @@ export async function importInto(db: Database, file: string, onProgress?: Progre
 }
 
 /** Copies every collection of an embedded data directory into the MongoDB at uri. */
-export async function copyEmbeddedToMongo(dataDir: string, uri: string, onProgress?: Progress): Promise<MigrationSummary> {
+export async function copyEmbeddedToMongo(dataDir: string, uri: string, onProgress?: Progress): Promise<TransferSummary> {
   const { MongoDatabase } = await import("./mongodb/engine.js");
   const source = await EmbeddedDatabase.open({ dataDir, ttlSweepIntervalMs: 0 });
   try {
@@ -136,8 +138,8 @@ export async function copyEmbeddedToMongo(dataDir: string, uri: string, onProgre
 }
 
 /** The engine-independent part of copyEmbeddedToMongo (tests copy into a second embedded database). */
-export async function copyDatabase(source: EmbeddedDatabase, target: Database, onProgress?: Progress): Promise<MigrationSummary> {
-  const summary: MigrationSummary = { collections: [] };
+export async function copyDatabase(source: EmbeddedDatabase, target: Database, onProgress?: Progress): Promise<TransferSummary> {
+  const summary: TransferSummary = { collections: [] };
   for (const c of source.describe()) {
     const sink = await CollectionSink.open(target, c.name, c.options, c.indexes, onProgress);
     summary.collections.push(sink.summary);

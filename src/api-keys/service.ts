@@ -4,13 +4,12 @@
 import { create } from "@bufbuild/protobuf";
 import { timestampFromDate } from "@bufbuild/protobuf/wkt";
 import type { HandlerContext, ServiceImpl } from "@connectrpc/connect";
-import { ApiKeySchema, type ApiKey, type ApiKeyService, type CreateApiKeyRequest } from "../../gen/parapet/v1/api_keys_pb.js";
+import { ApiKeySchema, type ApiKey, type ApiKeyService } from "../../gen/parapet/v1/api_keys_pb.js";
 import { ApiError } from "../api/errors.js";
-import type { FieldViolation } from "../api/interceptors/validation.js";
 import { decodeCursor, DEFAULT_PAGE_LIMIT, pageOf } from "../api/paging.js";
 import { callerOrg } from "../api/tenant.js";
-import type { ApiKeyRecord, ApiKeys, KeyKind, KeyScope } from "./api-keys.js";
-import type { Organizations } from "./organizations.js";
+import type { ApiKeyRecord, ApiKeys, KeyKind, KeyScope } from "../auth/api-keys-repository.js";
+import type { Organizations } from "../auth/organizations-repository.js";
 
 export interface ApiKeyServiceDeps {
   orgs: Organizations;
@@ -28,15 +27,6 @@ function apiKeyMessage(k: ApiKeyRecord): ApiKey {
     lastUsedAt: k.last_used_at ? timestampFromDate(k.last_used_at) : undefined,
     revokedAt: k.revoked_at ? timestampFromDate(k.revoked_at) : undefined,
   });
-}
-
-/** Rules across fields of a create request, run by the validation interceptor with the proto rules. */
-export function apiKeyRequestViolations(r: CreateApiKeyRequest): FieldViolation[] {
-  // A screening key given a scope would read as read-only while it screens like any other.
-  if (r.kind === "screening" && r.scope !== undefined) {
-    return [{ field: "scope", message: "applies to platform keys only; omit it for a screening key", rule: "api_key.scope_platform_only" }];
-  }
-  return [];
 }
 
 export function apiKeyService(deps: ApiKeyServiceDeps): ServiceImpl<typeof ApiKeyService> {

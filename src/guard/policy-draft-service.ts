@@ -1,13 +1,14 @@
-// PreviewPolicyImpact (docs/api.md#policy-drafts): a draft policy is run
-// over a project's most recent logged requests and compared with what was
-// detected when they were logged. Read-only: nothing is stored, no log written.
+// PolicyDraftService handlers (docs/api.md#policy-drafts), for a policy that is not saved yet.
+// PreviewPolicyImpact runs the draft over a project's most recent logged requests and compares
+// it with what was detected when they were logged; LintPolicyDraft runs the policy health lint,
+// so an editor can show warnings while typing. Read-only: nothing is stored, no log written.
 import { create } from "@bufbuild/protobuf";
 import type { HandlerContext, ServiceImpl } from "@connectrpc/connect";
 import { MessageSchema, type Message } from "../../gen/parapet/v1/guard_pb.js";
 import type { PolicyDraftService, PreviewPolicyImpactRequest, PreviewPolicyImpactResponse } from "../../gen/parapet/v1/policy_drafts_pb.js";
 import { ApiError } from "../api/errors.js";
-import { callerOrg, requireFeature } from "../api/tenant.js";
-import type { Organizations } from "../auth/organizations.js";
+import { callerOrg, callerOrgWith, requireFeature } from "../api/tenant.js";
+import type { Organizations } from "../auth/organizations-repository.js";
 import type { CustomGuardrails } from "../custom-guardrails/repository.js";
 import { GuardrailCache } from "./guardrail-cache.js";
 import type { GuardLogs, StoredLog, StoredLogMessage } from "../logs/repository.js";
@@ -18,11 +19,13 @@ import { screeningPolicyOf } from "./screening-policy.js";
 import { partsOf, type Part } from "../screening/parts.js";
 import { detectFnOf } from "../screening/registry.js";
 import { policyInputOf } from "../policies/convert.js";
+import { lintPolicy } from "./lint.js";
+import type { Resolved } from "./resolve.js";
 
 /** Logged requests screened when the request names no limit. */
 const DEFAULT_IMPACT_LIMIT = 100;
 
-export interface ImpactPreviewDeps {
+export interface PolicyDraftServiceDeps {
   orgs: Organizations;
   projects: Projects;
   guardrails: CustomGuardrails;
@@ -53,7 +56,7 @@ function sameSet(a: string[], b: string[]): boolean {
   return a.length === b.length && a.every((x) => b.includes(x));
 }
 
-export function impactPreview(deps: ImpactPreviewDeps): Pick<ServiceImpl<typeof PolicyDraftService>, "previewPolicyImpact"> {
+export function policyDraftService(deps: PolicyDraftServiceDeps): ServiceImpl<typeof PolicyDraftService> {
   const cache = new GuardrailCache();
   return {
     async previewPolicyImpact(req: PreviewPolicyImpactRequest, ctx: HandlerContext): Promise<PreviewPolicyImpactResponse> {
@@ -122,6 +125,23 @@ export function impactPreview(deps: ImpactPreviewDeps): Pick<ServiceImpl<typeof 
           .map(([detectorType, c]) => ({ $typeName: "parapet.v1.DetectorImpact", detectorType, countThen: c.then, countNow: c.now })),
         changes,
       };
+    },
+
+    async lintPolicyDraft(req, ctx) {
+      const org = await callerOrgWith(ctx, deps.orgs, "policies");
+      if (!req.policy) throw new ApiError("validation_failed", "validation failed: policy is required");
+      const draft = policyInputOf(req.policy);
+      const guardrails = await deps.guardrails.many(org._id, draft.custom_guardrail_ids);
+      // The lint reads the policy and its guardrails only; a draft has no project and no stored identity.
+      const resolved = {
+        project: null,
+        policy: { ...draft, _id: "draft", org_id: org._id, version_id: 0, created_at: new Date(), updated_at: null },
+        isDefault: false,
+        danglingPolicyId: null,
+        guardrails,
+      } as unknown as Resolved;
+      const items = lintPolicy(resolved);
+      return { lint: { passed: !items.some((i) => i.severity === "error"), errors: items } };
     },
   };
 }

@@ -6,7 +6,7 @@ import fs from "node:fs";
 import path from "node:path";
 import { afterAll, describe, expect, it } from "vitest";
 import { EmbeddedDatabase } from "../../src/storage/embedded/engine.js";
-import { copyDatabase, copyEmbeddedToMongo, exportDataDir, importInto } from "../../src/storage/migrate.js";
+import { copyDatabase, copyEmbeddedToMongo, exportDataDir, importInto } from "../../src/storage/transfer.js";
 import { mongodb, tempDir, uriWithDatabase } from "./engines.js";
 
 const dirs: string[] = [];
@@ -93,7 +93,7 @@ describe("moving an embedded data directory", () => {
   it.skipIf(!mongodb.available)("copies into MongoDB (MONGODB_URI)", async () => {
     const source = fresh();
     await seed(source);
-    const name = `parapet_migrate_${process.pid}`;
+    const name = `parapet_transfer_${process.pid}`;
     const uri = uriWithDatabase(process.env.MONGODB_URI!, name);
     await copyEmbeddedToMongo(source, uri);
     const { MongoDatabase } = await import("../../src/storage/mongodb/engine.js");

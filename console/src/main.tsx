@@ -4,7 +4,8 @@ import { render } from "preact";
 import { useEffect, useMemo, useRef, useState } from "preact/hooks";
 import "uplot/dist/uPlot.min.css";
 import "./style.css";
-import { apiFor, loadSession, problemOf, saveSession, signIn, type Problem, type Session } from "./api.js";
+import { useAction } from "./actions.js";
+import { apiFor, loadSession, saveSession, signIn, type Session } from "./api.js";
 import type { PageProps } from "./page-props.js";
 import { KeysPage } from "./pages/keys.js";
 import { LogDetailPage, LogsPage } from "./pages/logs.js";
@@ -43,19 +44,10 @@ function useRoute() {
 
 function SignIn({ onSession }: { onSession: (s: Session) => void }) {
   const [key, setKey] = useState("");
-  const [busy, setBusy] = useState(false);
-  const [problem, setProblem] = useState<Problem>();
-  const submit = async (e: Event) => {
+  const { busy, problem, run } = useAction();
+  const submit = (e: Event) => {
     e.preventDefault();
-    setBusy(true);
-    setProblem(undefined);
-    try {
-      onSession(await signIn(key.trim()));
-    } catch (err) {
-      setProblem(problemOf(err));
-    } finally {
-      setBusy(false);
-    }
+    run(async () => onSession(await signIn(key.trim())));
   };
   return (
     <main id="main" class="signin">

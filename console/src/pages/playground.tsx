@@ -3,13 +3,15 @@
 // payload, which needs a screening key and writes a request log like any call).
 import type { MessageInitShape } from "@bufbuild/protobuf";
 import { useState } from "preact/hooks";
-import type { MessageSchema } from "../../../gen/parapet/v1/guard_pb.js";
-import { screeningGuard, screeningKey } from "../api.js";
+import type { GuardResponse, GuardResultsResponse, MessageSchema } from "../../../gen/parapet/v1/guard_pb.js";
+import type { CustomPolicy } from "../../../gen/parapet/v1/policies_pb.js";
+import type { Project } from "../../../gen/parapet/v1/projects_pb.js";
+import { screeningGuard, screeningKey, type Api } from "../api.js";
 import { isFlagLevel } from "../catalogue.js";
 import type { PageProps } from "../page-props.js";
 import { takeHandoff, turn, type Turn } from "../playground-handoff.js";
 import { ProjectOptions, useProjects } from "../project-select.js";
-import { Badge, Empty, ErrorBox, Highlighted, Loading, Table, useAsync, useDebounced } from "../ui.js";
+import { Badge, Empty, ErrorBox, Highlighted, Loading, Table, useAsync, useDebounced, type AsyncState } from "../ui.js";
 
 /** One sample conversation per detector family. */
 const samples: { label: string; turns: Turn[] }[] = [
@@ -40,16 +42,16 @@ function messagesOf(turns: Turn[]): MessageInitShape<typeof MessageSchema>[] {
   }));
 }
 
-export function PlaygroundPage({ api }: PageProps) {
-  const [handoff] = useState(takeHandoff);
-  const [turns, setTurns] = useState<Turn[]>(handoff?.turns ?? samples[0].turns);
-  // "" (the default project), "project:<id>" or "policy:<id>": a policy is tried through detailed results' policy_id.
-  const [target, setTarget] = useState(handoff?.projectId ? `project:${handoff.projectId}` : "");
-  const [skey, setSkey] = useState(screeningKey.get);
-  const projects = useProjects(api);
-  const policies = useAsync(() => api.policies.listPolicies({ limit: 1000 }), []);
+interface Screening {
+  results: GuardResultsResponse;
+  /** /v2/guard's answer, with spans: only with a screening key and a project. */
+  guard?: GuardResponse;
+}
+
+/** The conversation screened once it has stopped changing; null while it has no message to screen. */
+function useScreening(api: Api, turns: Turn[], target: string, skey: string): AsyncState<Screening | null> {
   const settled = useDebounced(JSON.stringify({ turns, target, skey }), 500);
-  const screened = useAsync(async () => {
+  return useAsync(async () => {
     const { turns: t, target: g, skey: k } = JSON.parse(settled) as { turns: Turn[]; target: string; skey: string };
     const messages = messagesOf(t).filter((m) => m.content !== "" || (m.toolCalls?.length ?? 0) > 0);
     if (messages.length === 0) return null;
@@ -62,44 +64,25 @@ export function PlaygroundPage({ api }: PageProps) {
     ]);
     return { results, guard };
   }, [settled]);
+}
 
-  const set = (i: number, patch: Partial<Turn>) => setTurns(turns.map((t, j) => (j === i ? { ...t, ...patch } : t)));
-  const spans = screened.data?.guard?.payload ?? [];
-  const results = screened.data?.results.results ?? [];
-
+export function PlaygroundPage({ api }: PageProps) {
+  const [handoff] = useState(takeHandoff);
+  const [turns, setTurns] = useState<Turn[]>(handoff?.turns ?? samples[0].turns);
+  // "" (the default project), "project:<id>" or "policy:<id>": a policy is tried through detailed results' policy_id.
+  const [target, setTarget] = useState(handoff?.projectId ? `project:${handoff.projectId}` : "");
+  const [skey, setSkey] = useState(screeningKey.get);
+  const projects = useProjects(api);
+  const policies = useAsync(() => api.policies.listPolicies({ limit: 1000 }), []);
+  const screened = useScreening(api, turns, target, skey);
+  const changeKey = (k: string) => {
+    setSkey(k);
+    screeningKey.set(k);
+  };
   return (
     <section>
       <h1 tabIndex={-1}>Playground</h1>
-      <div class="controls">
-        <label>
-          Screen with (a project's policy, or a policy on its own)
-          <select value={target} onChange={(e) => setTarget(e.currentTarget.value)}>
-            <option value="">Default project</option>
-            <optgroup label="Projects">
-              <ProjectOptions projects={projects} valuePrefix="project:" />
-            </optgroup>
-            <optgroup label="Policies">
-              {policies.data?.policies.map((p) => (
-                <option key={p.policyId} value={`policy:${p.policyId}`}>
-                  {p.name}
-                </option>
-              ))}
-            </optgroup>
-          </select>
-        </label>
-        <label>
-          Screening key (optional: highlights spans through /v2/guard)
-          <input
-            type="password"
-            autocomplete="off"
-            value={skey}
-            onInput={(e) => {
-              setSkey(e.currentTarget.value.trim());
-              screeningKey.set(e.currentTarget.value.trim());
-            }}
-          />
-        </label>
-      </div>
+      <ScreeningSetup projects={projects} policies={policies.data?.policies} target={target} onTarget={setTarget} skey={skey} onKey={changeKey} />
       <div class="samples" role="group" aria-label="Sample conversations">
         <span>Samples:</span>
         {samples.map((s) => (
@@ -109,112 +92,177 @@ export function PlaygroundPage({ api }: PageProps) {
         ))}
       </div>
       <div class="editor">
-        <ol class="composer">
-          {turns.map((t, i) => (
-            <li key={i} class="msg">
-              <div class="turn-head">
-                <label>
-                  Role of message {i + 1}
-                  <select value={t.role} onChange={(e) => set(i, { role: e.currentTarget.value })}>
-                    {["user", "assistant", "tool", "system"].map((r) => (
-                      <option key={r} value={r}>
-                        {r}
-                      </option>
-                    ))}
-                  </select>
-                </label>
-                <button type="button" class="secondary" aria-label={`Remove message ${i + 1}`} onClick={() => setTurns(turns.filter((_, j) => j !== i))}>
-                  Remove
-                </button>
-              </div>
-              <label>
-                Content of message {i + 1}
-                <textarea rows={3} value={t.content} onInput={(e) => set(i, { content: e.currentTarget.value })} />
-              </label>
-              {t.role === "assistant" && (
-                <div class="tool-call">
-                  <label>
-                    Tool call name
-                    <input value={t.toolName} onInput={(e) => set(i, { toolName: e.currentTarget.value })} />
-                  </label>
-                  <label>
-                    Arguments (JSON)
-                    <input value={t.toolArgs} onInput={(e) => set(i, { toolArgs: e.currentTarget.value })} />
-                  </label>
-                </div>
-              )}
-              {(t.role === "tool" || (t.role === "assistant" && t.toolName)) && (
-                <label>
-                  Tool call id
-                  <input value={t.toolCallId} onInput={(e) => set(i, { toolCallId: e.currentTarget.value })} />
-                </label>
-              )}
-            </li>
-          ))}
-          <li>
-            <button type="button" class="secondary" onClick={() => setTurns([...turns, turn(turns.at(-1)?.role === "user" ? "assistant" : "user", "")])}>
-              Add message
-            </button>
-          </li>
-        </ol>
-        <aside aria-live="polite" aria-busy={screened.loading}>
-          <h2>Screening</h2>
-          {screened.loading && <Loading what="results" />}
-          {screened.problem && <ErrorBox problem={screened.problem} />}
-          {screened.data === null && <Empty>Write a message to screen it.</Empty>}
-          {screened.data?.guard && (
-            <p class={screened.data.guard.flagged ? "flagged" : "ok"}>
-              <strong>{screened.data.guard.flagged ? "Flagged" : "Not flagged"}</strong> by /v2/guard
-              {!screened.data.guard.flagged && screened.data.guard.breakdown.some((b) => b.detected) ? " (detected; the project is in detect mode)" : ""}
-            </p>
-          )}
-          {screened.data && !screened.data.guard && (
-            <p class="muted">
-              {target.startsWith("policy:")
-                ? "A policy on its own gives detailed results; pick a project to see /v2/guard's decision and highlighted spans."
-                : "Enter a screening key to see /v2/guard's decision and highlighted spans."}
-            </p>
-          )}
-          {screened.data && (
-            <ol class="conversation">
-              {turns.map((t, i) => {
-                const mine = spans.filter((s) => s.messageId === i);
-                // Levels a threshold can reach only; the full list is in the table below.
-                const res = results.filter((r) => r.messageId === i && isFlagLevel(r.result));
-                return (
-                  <li key={i} class="msg">
-                    <div class="role">
-                      {t.role}
-                      {res.map((r) => (
-                        <Badge key={r.detectorId} type={r.detectorType ?? ""}>
-                          {r.detectorId}: {r.result}
-                        </Badge>
-                      ))}
-                    </div>
-                    <p class="content">
-                      <Highlighted text={t.content} spans={mine.map((s) => ({ start: s.start, end: s.end, detectorType: s.detectorType, labels: s.labels }))} />
-                    </p>
-                  </li>
-                );
-              })}
-            </ol>
-          )}
-          {results.length > 0 && (
-            <details>
-              <summary>Every detector's result ({results.length})</summary>
-              <Table columns={["Detector", "Message", "Result"]}>
-                {results.map((r, i) => (
-                  <tr key={i}>
-                    <td>{r.detectorId}</td>
-                    <td>{r.messageId}</td>
-                    <td>{r.result}</td>
-                  </tr>
-                ))}
-              </Table>
-            </details>
-          )}
-        </aside>
+        <Composer turns={turns} onChange={setTurns} />
+        <ScreeningPanel screened={screened} turns={turns} target={target} />
       </div>
     </section>
+  );
+}
+
+/** What to screen with (a project or a policy) and the optional screening key. */
+function ScreeningSetup(props: {
+  projects: Project[] | undefined;
+  policies: CustomPolicy[] | undefined;
+  target: string;
+  onTarget: (target: string) => void;
+  skey: string;
+  onKey: (key: string) => void;
+}) {
+  return (
+    <div class="controls">
+      <label>
+        Screen with (a project's policy, or a policy on its own)
+        <select value={props.target} onChange={(e) => props.onTarget(e.currentTarget.value)}>
+          <option value="">Default project</option>
+          <optgroup label="Projects">
+            <ProjectOptions projects={props.projects} valuePrefix="project:" />
+          </optgroup>
+          <optgroup label="Policies">
+            {props.policies?.map((p) => (
+              <option key={p.policyId} value={`policy:${p.policyId}`}>
+                {p.name}
+              </option>
+            ))}
+          </optgroup>
+        </select>
+      </label>
+      <label>
+        Screening key (optional: highlights spans through /v2/guard)
+        <input type="password" autocomplete="off" value={props.skey} onInput={(e) => props.onKey(e.currentTarget.value.trim())} />
+      </label>
+    </div>
+  );
+}
+
+/** The conversation being written: one editor per message, and a button for the next. */
+function Composer({ turns, onChange }: { turns: Turn[]; onChange: (turns: Turn[]) => void }) {
+  const set = (i: number, patch: Partial<Turn>) => onChange(turns.map((t, j) => (j === i ? { ...t, ...patch } : t)));
+  return (
+    <ol class="composer">
+      {turns.map((t, i) => (
+        <TurnEditor key={i} turn={t} n={i + 1} onChange={(patch) => set(i, patch)} onRemove={() => onChange(turns.filter((_, j) => j !== i))} />
+      ))}
+      <li>
+        <button type="button" class="secondary" onClick={() => onChange([...turns, turn(turns.at(-1)?.role === "user" ? "assistant" : "user", "")])}>
+          Add message
+        </button>
+      </li>
+    </ol>
+  );
+}
+
+/** Message `n`: its role, content, and an assistant's tool call or a tool result's call id. */
+function TurnEditor({ turn: t, n, onChange, onRemove }: { turn: Turn; n: number; onChange: (patch: Partial<Turn>) => void; onRemove: () => void }) {
+  return (
+    <li class="msg">
+      <div class="turn-head">
+        <label>
+          Role of message {n}
+          <select value={t.role} onChange={(e) => onChange({ role: e.currentTarget.value })}>
+            {["user", "assistant", "tool", "system"].map((r) => (
+              <option key={r} value={r}>
+                {r}
+              </option>
+            ))}
+          </select>
+        </label>
+        <button type="button" class="secondary" aria-label={`Remove message ${n}`} onClick={onRemove}>
+          Remove
+        </button>
+      </div>
+      <label>
+        Content of message {n}
+        <textarea rows={3} value={t.content} onInput={(e) => onChange({ content: e.currentTarget.value })} />
+      </label>
+      {t.role === "assistant" && (
+        <div class="tool-call">
+          <label>
+            Tool call name
+            <input value={t.toolName} onInput={(e) => onChange({ toolName: e.currentTarget.value })} />
+          </label>
+          <label>
+            Arguments (JSON)
+            <input value={t.toolArgs} onInput={(e) => onChange({ toolArgs: e.currentTarget.value })} />
+          </label>
+        </div>
+      )}
+      {(t.role === "tool" || (t.role === "assistant" && t.toolName)) && (
+        <label>
+          Tool call id
+          <input value={t.toolCallId} onInput={(e) => onChange({ toolCallId: e.currentTarget.value })} />
+        </label>
+      )}
+    </li>
+  );
+}
+
+/** The screening beside the composer: the decision, each message with its flag-level results and spans, every result. */
+function ScreeningPanel({ screened, turns, target }: { screened: AsyncState<Screening | null>; turns: Turn[]; target: string }) {
+  const data = screened.data;
+  const results = data?.results.results ?? [];
+  return (
+    <aside aria-live="polite" aria-busy={screened.loading}>
+      <h2>Screening</h2>
+      {screened.loading && <Loading what="results" />}
+      {screened.problem && <ErrorBox problem={screened.problem} />}
+      {data === null && <Empty>Write a message to screen it.</Empty>}
+      {data?.guard && (
+        <p class={data.guard.flagged ? "flagged" : "ok"}>
+          <strong>{data.guard.flagged ? "Flagged" : "Not flagged"}</strong> by /v2/guard
+          {!data.guard.flagged && data.guard.breakdown.some((b) => b.detected) ? " (detected; the project is in detect mode)" : ""}
+        </p>
+      )}
+      {data && !data.guard && (
+        <p class="muted">
+          {target.startsWith("policy:")
+            ? "A policy on its own gives detailed results; pick a project to see /v2/guard's decision and highlighted spans."
+            : "Enter a screening key to see /v2/guard's decision and highlighted spans."}
+        </p>
+      )}
+      {data && <ScreenedConversation turns={turns} screening={data} />}
+      {results.length > 0 && (
+        <details>
+          <summary>Every detector's result ({results.length})</summary>
+          <Table columns={["Detector", "Message", "Result"]}>
+            {results.map((r, i) => (
+              <tr key={i}>
+                <td>{r.detectorId}</td>
+                <td>{r.messageId}</td>
+                <td>{r.result}</td>
+              </tr>
+            ))}
+          </Table>
+        </details>
+      )}
+    </aside>
+  );
+}
+
+function ScreenedConversation({ turns, screening }: { turns: Turn[]; screening: Screening }) {
+  const spans = screening.guard?.payload ?? [];
+  const results = screening.results.results;
+  return (
+    <ol class="conversation">
+      {turns.map((t, i) => {
+        const mine = spans.filter((s) => s.messageId === i);
+        // Levels a threshold can reach only; the full list is in the table below.
+        const res = results.filter((r) => r.messageId === i && isFlagLevel(r.result));
+        return (
+          <li key={i} class="msg">
+            <div class="role">
+              {t.role}
+              {res.map((r) => (
+                <Badge key={r.detectorId} type={r.detectorType ?? ""}>
+                  {r.detectorId}: {r.result}
+                </Badge>
+              ))}
+            </div>
+            <p class="content">
+              <Highlighted text={t.content} spans={mine.map((s) => ({ start: s.start, end: s.end, detectorType: s.detectorType, labels: s.labels }))} />
+            </p>
+          </li>
+        );
+      })}
+    </ol>
   );
 }

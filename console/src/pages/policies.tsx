@@ -3,9 +3,11 @@
 // and the impact preview of a draft over a project's recent requests.
 import type { MessageInitShape } from "@bufbuild/protobuf";
 import { useEffect, useState } from "preact/hooks";
-import type { DetectorConfig, PolicyRequestSchema } from "../../../gen/parapet/v1/policies_pb.js";
+import type { CustomGuardrail } from "../../../gen/parapet/v1/custom_guardrails_pb.js";
+import type { CustomPolicy, DetectorConfig, PolicyRequestSchema } from "../../../gen/parapet/v1/policies_pb.js";
 import type { PreviewPolicyImpactResponse } from "../../../gen/parapet/v1/policy_drafts_pb.js";
-import { problemOf, type Api, type Problem } from "../api.js";
+import { runAction, useAction } from "../actions.js";
+import type { Api } from "../api.js";
 import { detectorCatalogue, locations, thresholds } from "../catalogue.js";
 import { logHref } from "../log-link.js";
 import type { PageProps } from "../page-props.js";
@@ -86,6 +88,25 @@ function ListSetting({ label, value, onChange }: { label: string; value: string[
   );
 }
 
+/** The settings of a detector type that takes them (`settings`: its first placement's, which every placement shares). */
+function DetectorSettings({ type, settings, onChange }: { type: string; settings: DetectorDraft; onChange: (patch: Partial<DetectorDraft>) => void }) {
+  if (type === "unknown_links") return <ListSetting label="Allowed domains" value={settings.allowedDomains} onChange={(v) => onChange({ allowedDomains: v })} />;
+  if (type.startsWith("override_")) return <ListSetting label="Phrases" value={settings.overrideList} onChange={(v) => onChange({ overrideList: v })} />;
+  if (type !== "tool_access_control") return null;
+  return (
+    <>
+      <label class="setting">
+        Action
+        <select value={settings.toolAccessAction ?? "deny"} onChange={(e) => onChange({ toolAccessAction: e.currentTarget.value })}>
+          <option value="deny">deny the listed tools</option>
+          <option value="allow">allow only the listed tools</option>
+        </select>
+      </label>
+      <ListSetting label="Tools" value={settings.toolAccessList} onChange={(v) => onChange({ toolAccessList: v })} />
+    </>
+  );
+}
+
 /** The detector catalogue: one row per type, a checkbox per location, settings for the types that take them. */
 function DetectorEditor({ draft, setDraft, disabled }: { draft: PolicyDraft; setDraft: (d: PolicyDraft) => void; disabled: boolean }) {
   const byType = (t: string) => draft.detectors.filter((d) => d.type === t);
@@ -135,24 +156,7 @@ function DetectorEditor({ draft, setDraft, disabled }: { draft: PolicyDraft; set
                 <tr key={c.type}>
                   <th scope="row">
                     <Badge type={c.type} />
-                    {cur.length > 0 && c.type === "unknown_links" && (
-                      <ListSetting label="Allowed domains" value={cur[0].allowedDomains} onChange={(v) => setting(c.type, { allowedDomains: v })} />
-                    )}
-                    {cur.length > 0 && c.type.startsWith("override_") && (
-                      <ListSetting label="Phrases" value={cur[0].overrideList} onChange={(v) => setting(c.type, { overrideList: v })} />
-                    )}
-                    {cur.length > 0 && c.type === "tool_access_control" && (
-                      <>
-                        <label class="setting">
-                          Action
-                          <select value={cur[0].toolAccessAction ?? "deny"} onChange={(e) => setting(c.type, { toolAccessAction: e.currentTarget.value })}>
-                            <option value="deny">deny the listed tools</option>
-                            <option value="allow">allow only the listed tools</option>
-                          </select>
-                        </label>
-                        <ListSetting label="Tools" value={cur[0].toolAccessList} onChange={(v) => setting(c.type, { toolAccessList: v })} />
-                      </>
-                    )}
+                    {cur.length > 0 && <DetectorSettings type={c.type} settings={cur[0]} onChange={(patch) => setting(c.type, patch)} />}
                   </th>
                   {locations.map((l) => (
                     <td key={l}>
@@ -193,7 +197,7 @@ function requestOf(d: PolicyDraft): MessageInitShape<typeof PolicyRequestSchema>
 
 function LintPanel({ api, draft }: { api: Api; draft: PolicyDraft }) {
   const settled = useDebounced(JSON.stringify(requestOf(draft)), 400);
-  const lint = useAsync(() => api.drafts.lintPolicyDraft({ policy: JSON.parse(settled) }), [settled]);
+  const lint = useAsync(() => api.drafts.lintPolicyDraft({ policy: JSON.parse(settled) as MessageInitShape<typeof PolicyRequestSchema> }), [settled]);
   const items = lint.data?.lint?.errors ?? [];
   return (
     <section class="lint" aria-live="polite" aria-busy={lint.loading}>
@@ -218,28 +222,26 @@ function ImpactPanel({ api, draft }: { api: Api; draft: PolicyDraft }) {
   const projects = useProjects(api);
   const [projectId, setProjectId] = useState("");
   const [limit, setLimit] = useState(100);
-  const [busy, setBusy] = useState(false);
   const [result, setResult] = useState<PreviewPolicyImpactResponse>();
-  const [problem, setProblem] = useState<Problem>();
+  const { busy, problem, run } = useAction();
   const project = projectId || projects?.[0]?.id || "";
-  const run = async (e: Event) => {
+  const preview = (e: Event) => {
     e.preventDefault();
-    setBusy(true);
-    setProblem(undefined);
-    try {
-      setResult(await api.drafts.previewPolicyImpact({ projectId: project, policy: requestOf(draft), limit }));
-    } catch (err) {
-      setResult(undefined);
-      setProblem(problemOf(err));
-    } finally {
-      setBusy(false);
-    }
+    run(async () => {
+      try {
+        setResult(await api.drafts.previewPolicyImpact({ projectId: project, policy: requestOf(draft), limit }));
+      } catch (err) {
+        // A failed preview takes the previous result away: the error box says why instead.
+        setResult(undefined);
+        throw err;
+      }
+    });
   };
   return (
     <section class="impact">
       <h2>Impact preview</h2>
       <p>Screens the project's most recent logged requests again with this draft (nothing is saved) and compares with what was detected then.</p>
-      <form class="controls" onSubmit={run}>
+      <form class="controls" onSubmit={preview}>
         <ProjectSelect projects={projects} value={project} onChange={setProjectId} />
         <label>
           Last N requests
@@ -251,53 +253,58 @@ function ImpactPanel({ api, draft }: { api: Api; draft: PolicyDraft }) {
       </form>
       {busy && <Loading what="the preview" />}
       {problem && <ErrorBox problem={problem} />}
-      {result && (
-        <div class="impact-result" aria-live="polite">
-          {result.evaluated === 0 ? (
-            <Empty>This project has no logged requests yet.</Empty>
-          ) : (
-            <>
-              <p class="impact-summary">
-                Of the last {result.evaluated} requests, <strong>{result.detectedThen}</strong> had a detection then and <strong>{result.detectedNow}</strong> would now.
-              </p>
-              <Table columns={["Detector", "Then", "Now", "Change"]}>
-                <tr>
-                  <th scope="row">All detectors</th>
-                  <td>{result.detectedThen}</td>
-                  <td>{result.detectedNow}</td>
-                  <td>{fmtDelta(result.detectedNow - result.detectedThen)}</td>
-                </tr>
-                {result.detectors.map((d) => (
-                  <tr key={d.detectorType}>
-                    <th scope="row">
-                      <Badge type={d.detectorType} />
-                    </th>
-                    <td>{d.countThen}</td>
-                    <td>{d.countNow}</td>
-                    <td>{fmtDelta(d.countNow - d.countThen)}</td>
-                  </tr>
-                ))}
-              </Table>
-              <h3>Requests that change ({result.changes.length})</h3>
-              {result.changes.length === 0 ? (
-                <Empty>No request would change.</Empty>
-              ) : (
-                <ul class="changes">
-                  {result.changes.map((c) => (
-                    <li key={c.requestUuid}>
-                      <a href={logHref(c)}>{shortTime(c.timestamp)}</a>: {c.detectedThen ? "detected" : "passed"} → {c.detectedNow ? "detected" : "passes"}{" "}
-                      <span class="muted">
-                        ({c.firedThen.join(", ") || "none"} → {c.firedNow.join(", ") || "none"})
-                      </span>
-                    </li>
-                  ))}
-                </ul>
-              )}
-            </>
-          )}
-        </div>
-      )}
+      {result && <ImpactResult result={result} />}
     </section>
+  );
+}
+
+/** Then versus now, overall and per detector, and the requests that change. */
+function ImpactResult({ result }: { result: PreviewPolicyImpactResponse }) {
+  return (
+    <div class="impact-result" aria-live="polite">
+      {result.evaluated === 0 ? (
+        <Empty>This project has no logged requests yet.</Empty>
+      ) : (
+        <>
+          <p class="impact-summary">
+            Of the last {result.evaluated} requests, <strong>{result.detectedThen}</strong> had a detection then and <strong>{result.detectedNow}</strong> would now.
+          </p>
+          <Table columns={["Detector", "Then", "Now", "Change"]}>
+            <tr>
+              <th scope="row">All detectors</th>
+              <td>{result.detectedThen}</td>
+              <td>{result.detectedNow}</td>
+              <td>{fmtDelta(result.detectedNow - result.detectedThen)}</td>
+            </tr>
+            {result.detectors.map((d) => (
+              <tr key={d.detectorType}>
+                <th scope="row">
+                  <Badge type={d.detectorType} />
+                </th>
+                <td>{d.countThen}</td>
+                <td>{d.countNow}</td>
+                <td>{fmtDelta(d.countNow - d.countThen)}</td>
+              </tr>
+            ))}
+          </Table>
+          <h3>Requests that change ({result.changes.length})</h3>
+          {result.changes.length === 0 ? (
+            <Empty>No request would change.</Empty>
+          ) : (
+            <ul class="changes">
+              {result.changes.map((c) => (
+                <li key={c.requestUuid}>
+                  <a href={logHref(c)}>{shortTime(c.timestamp)}</a>: {c.detectedThen ? "detected" : "passed"} → {c.detectedNow ? "detected" : "passes"}{" "}
+                  <span class="muted">
+                    ({c.firedThen.join(", ") || "none"} → {c.firedNow.join(", ") || "none"})
+                  </span>
+                </li>
+              ))}
+            </ul>
+          )}
+        </>
+      )}
+    </div>
   );
 }
 
@@ -321,26 +328,22 @@ function draftOf(p: { name: string; defaultThreshold: string; detectors: Detecto
   };
 }
 
-export function PolicyEditorPage({ api, readOnly, params }: PageProps) {
-  const id = params[0];
+/** The policy being edited: loaded (or a new one's empty draft), saved as its next version, deleted. */
+function usePolicyEditor(api: Api, id: string) {
   const isNew = id === "new";
   const [draft, setDraft] = useState<PolicyDraft | undefined>(isNew ? emptyDraft() : undefined);
   const loaded = useAsync(async () => (isNew ? undefined : (await api.policies.getPolicy({ policyId: id })).policy), [id]);
   const guardrails = useAsync(() => api.guardrails.listCustomGuardrails({}), []);
-  const [saving, setSaving] = useState(false);
-  const [problem, setProblem] = useState<Problem>();
   const [saved, setSaved] = useState("");
+  const { busy: saving, problem, setProblem, run } = useAction();
   useEffect(() => {
     if (loaded.data) setDraft(draftOf(loaded.data));
   }, [loaded.data]);
 
-  const save = async (e: Event) => {
-    e.preventDefault();
+  const save = () => {
     if (!draft) return;
-    setSaving(true);
-    setProblem(undefined);
     setSaved("");
-    try {
+    run(async () => {
       if (isNew) {
         const r = await api.policies.createPolicy({ policy: requestOf(draft) });
         location.hash = `#/policies/${encodeURIComponent(r.id)}`;
@@ -349,22 +352,24 @@ export function PolicyEditorPage({ api, readOnly, params }: PageProps) {
         setSaved("Saved.");
         loaded.reload();
       }
-    } catch (err) {
-      setProblem(problemOf(err));
-    } finally {
-      setSaving(false);
-    }
+    });
   };
-  const remove = async () => {
+  const remove = () => {
     if (!confirm(`Delete the policy "${draft?.name}"? Projects must not use it any more.`)) return;
-    try {
+    runAction(async () => {
       await api.policies.deletePolicy({ policyId: id });
       location.hash = "#/policies";
-    } catch (err) {
-      setProblem(problemOf(err));
-    }
+    }, setProblem);
   };
+  return { isNew, draft, setDraft, loaded, guardrails: guardrails.data?.customGuardrails, saving, saved, problem, save, remove };
+}
 
+type PolicyEditor = ReturnType<typeof usePolicyEditor>;
+
+export function PolicyEditorPage({ api, readOnly, params }: PageProps) {
+  const id = params[0];
+  const editor = usePolicyEditor(api, id);
+  const { isNew, draft, loaded } = editor;
   return (
     <section>
       <p>
@@ -373,75 +378,110 @@ export function PolicyEditorPage({ api, readOnly, params }: PageProps) {
       <h1 tabIndex={-1}>{isNew ? "New policy" : (loaded.data?.name ?? "Policy")}</h1>
       {loaded.loading && !isNew && <Loading what="the policy" />}
       {loaded.problem && <ErrorBox problem={loaded.problem} />}
-      {loaded.data && (
-        <p class="muted">
-          {loaded.data.policyId} · version {loaded.data.versionId}
-          {loaded.data.updatedAt ? ` · updated ${shortTime(new Date(Number(loaded.data.updatedAt.seconds) * 1000).toISOString())}` : ""} · used by{" "}
-          {loaded.data.projects.map((p) => `${p.name} (${p.action})`).join(", ") || "no project"}
-        </p>
-      )}
+      {loaded.data && <PolicySummary policy={loaded.data} />}
       {draft && (
         <div class="editor">
-          <form onSubmit={save} class="policy-form">
-            <fieldset disabled={readOnly}>
-              <label>
-                Policy name
-                <input name="name" required maxLength={200} value={draft.name} onInput={(e) => setDraft({ ...draft, name: e.currentTarget.value })} />
-              </label>
-              <label>
-                Threshold
-                <select name="threshold" value={draft.defaultThreshold} onChange={(e) => setDraft({ ...draft, defaultThreshold: e.currentTarget.value })}>
-                  {thresholds.map((t) => (
-                    <option key={t} value={t}>
-                      {t}
-                    </option>
-                  ))}
-                </select>
-              </label>
-            </fieldset>
-            <DetectorEditor draft={draft} setDraft={setDraft} disabled={readOnly} />
-            <fieldset disabled={readOnly}>
-              <legend>Custom guardrails</legend>
-              {guardrails.data?.customGuardrails.length === 0 && <Empty>No custom guardrails in this organization.</Empty>}
-              {guardrails.data?.customGuardrails.map((g) => (
-                <label class="check" key={g.id}>
-                  <input
-                    type="checkbox"
-                    checked={draft.customGuardrailIds.includes(g.id)}
-                    onChange={(e) =>
-                      setDraft({
-                        ...draft,
-                        customGuardrailIds: e.currentTarget.checked ? [...draft.customGuardrailIds, g.id] : draft.customGuardrailIds.filter((x) => x !== g.id),
-                      })
-                    }
-                  />{" "}
-                  {g.name} <span class="muted">({g.locations.join(", ")})</span>
-                </label>
-              ))}
-            </fieldset>
-            {!readOnly && (
-              <div class="actions">
-                <button type="submit" disabled={saving}>
-                  {saving ? "Saving…" : isNew ? "Create policy" : "Save changes"}
-                </button>
-                {!isNew && (
-                  <button type="button" class="danger" onClick={remove}>
-                    Delete
-                  </button>
-                )}
-                <span role="status">{saved}</span>
-              </div>
-            )}
-            {problem && <ErrorBox problem={problem} />}
-          </form>
+          <PolicyForm editor={editor} draft={draft} readOnly={readOnly} />
           <aside>
             <LintPanel api={api} draft={draft} />
           </aside>
         </div>
       )}
       {draft && <ImpactPanel api={api} draft={draft} />}
-      {!isNew && loaded.data && <VersionHistory api={api} policyId={id} current={loaded.data.versionId} readOnly={readOnly} onLoad={setDraft} />}
+      {!isNew && loaded.data && <VersionHistory api={api} policyId={id} current={loaded.data.versionId} readOnly={readOnly} onLoad={editor.setDraft} />}
     </section>
+  );
+}
+
+/** The saved policy's id, version, last update and the projects that use it. */
+function PolicySummary({ policy }: { policy: CustomPolicy }) {
+  return (
+    <p class="muted">
+      {policy.policyId} · version {policy.versionId}
+      {policy.updatedAt ? ` · updated ${shortTime(new Date(Number(policy.updatedAt.seconds) * 1000).toISOString())}` : ""} · used by{" "}
+      {policy.projects.map((p) => `${p.name} (${p.action})`).join(", ") || "no project"}
+    </p>
+  );
+}
+
+/** The draft's name, threshold, detectors and custom guardrails, and the save and delete buttons. */
+function PolicyForm({ editor, draft, readOnly }: { editor: PolicyEditor; draft: PolicyDraft; readOnly: boolean }) {
+  const { isNew, setDraft, saving, saved, problem } = editor;
+  return (
+    <form
+      onSubmit={(e) => {
+        e.preventDefault();
+        editor.save();
+      }}
+      class="policy-form"
+    >
+      <fieldset disabled={readOnly}>
+        <label>
+          Policy name
+          <input name="name" required maxLength={200} value={draft.name} onInput={(e) => setDraft({ ...draft, name: e.currentTarget.value })} />
+        </label>
+        <label>
+          Threshold
+          <select name="threshold" value={draft.defaultThreshold} onChange={(e) => setDraft({ ...draft, defaultThreshold: e.currentTarget.value })}>
+            {thresholds.map((t) => (
+              <option key={t} value={t}>
+                {t}
+              </option>
+            ))}
+          </select>
+        </label>
+      </fieldset>
+      <DetectorEditor draft={draft} setDraft={setDraft} disabled={readOnly} />
+      <CustomGuardrailPicker guardrails={editor.guardrails} draft={draft} setDraft={setDraft} disabled={readOnly} />
+      {!readOnly && (
+        <div class="actions">
+          <button type="submit" disabled={saving}>
+            {saving ? "Saving…" : isNew ? "Create policy" : "Save changes"}
+          </button>
+          {!isNew && (
+            <button type="button" class="danger" onClick={editor.remove}>
+              Delete
+            </button>
+          )}
+          <span role="status">{saved}</span>
+        </div>
+      )}
+      {problem && <ErrorBox problem={problem} />}
+    </form>
+  );
+}
+
+function CustomGuardrailPicker({
+  guardrails,
+  draft,
+  setDraft,
+  disabled,
+}: {
+  guardrails: CustomGuardrail[] | undefined;
+  draft: PolicyDraft;
+  setDraft: (d: PolicyDraft) => void;
+  disabled: boolean;
+}) {
+  return (
+    <fieldset disabled={disabled}>
+      <legend>Custom guardrails</legend>
+      {guardrails?.length === 0 && <Empty>No custom guardrails in this organization.</Empty>}
+      {guardrails?.map((g) => (
+        <label class="check" key={g.id}>
+          <input
+            type="checkbox"
+            checked={draft.customGuardrailIds.includes(g.id)}
+            onChange={(e) =>
+              setDraft({
+                ...draft,
+                customGuardrailIds: e.currentTarget.checked ? [...draft.customGuardrailIds, g.id] : draft.customGuardrailIds.filter((x) => x !== g.id),
+              })
+            }
+          />{" "}
+          {g.name} <span class="muted">({g.locations.join(", ")})</span>
+        </label>
+      ))}
+    </fieldset>
   );
 }
 

@@ -1,30 +1,25 @@
 // Projects: list, create, assign a policy, switch detect / enforce.
 import { useState } from "preact/hooks";
+import type { CustomPolicy } from "../../../gen/parapet/v1/policies_pb.js";
 import type { Project } from "../../../gen/parapet/v1/projects_pb.js";
-import { problemOf, type Problem } from "../api.js";
+import { useAction } from "../actions.js";
 import type { PageProps } from "../page-props.js";
 import { Empty, ErrorBox, Loading, Table, useAsync } from "../ui.js";
+
+type ProjectPatch = { policyId?: string; action?: string };
 
 export function ProjectsPage({ api, readOnly }: PageProps) {
   const projects = useAsync(() => api.projects.listProjects({ limit: 1000 }), []);
   const policies = useAsync(() => api.policies.listPolicies({ limit: 1000 }), []);
   const [name, setName] = useState("");
-  const [problem, setProblem] = useState<Problem>();
-  const [busy, setBusy] = useState(false);
+  const { busy, problem, run } = useAction();
 
-  const act = async (fn: () => Promise<unknown>) => {
-    setBusy(true);
-    setProblem(undefined);
-    try {
+  const act = (fn: () => Promise<unknown>) =>
+    run(async () => {
       await fn();
       projects.reload();
-    } catch (err) {
-      setProblem(problemOf(err));
-    } finally {
-      setBusy(false);
-    }
-  };
-  const update = (p: Project, patch: { policyId?: string; action?: string }) =>
+    });
+  const update = (p: Project, patch: ProjectPatch) =>
     act(() =>
       api.projects.updateProject({
         projectId: p.id,
@@ -60,43 +55,55 @@ export function ProjectsPage({ api, readOnly }: PageProps) {
       {projects.problem && <ErrorBox problem={projects.problem} />}
       {projects.data && projects.data.projects.length === 0 && <Empty>No projects.</Empty>}
       {projects.data && projects.data.projects.length > 0 && (
-        <Table columns={["Name", "Id", "Policy", "Mode"]}>
-          {projects.data.projects.map((p) => (
-            <tr key={p.id}>
-              <th scope="row">{p.name}</th>
-              <td>
-                <code>{p.id}</code>
-              </td>
-              <td>
-                <select
-                  aria-label={`Policy of ${p.name}`}
-                  disabled={readOnly || busy}
-                  value={p.policyId ?? ""}
-                  onChange={(e) => update(p, { policyId: e.currentTarget.value || undefined })}
-                >
-                  <option value="">Default policy</option>
-                  {policies.data?.policies.map((x) => (
-                    <option key={x.policyId} value={x.policyId}>
-                      {x.name}
-                    </option>
-                  ))}
-                </select>
-              </td>
-              <td>
-                <select
-                  aria-label={`Mode of ${p.name}`}
-                  disabled={readOnly || busy}
-                  value={p.action ?? "detect"}
-                  onChange={(e) => update(p, { action: e.currentTarget.value })}
-                >
-                  <option value="detect">detect (log only)</option>
-                  <option value="enforce">enforce (flag)</option>
-                </select>
-              </td>
-            </tr>
-          ))}
-        </Table>
+        <ProjectTable projects={projects.data.projects} policies={policies.data?.policies} disabled={readOnly || busy} onUpdate={update} />
       )}
     </section>
+  );
+}
+
+/** One row per project, its policy and mode changed in place. */
+function ProjectTable({
+  projects,
+  policies,
+  disabled,
+  onUpdate,
+}: {
+  projects: Project[];
+  policies: CustomPolicy[] | undefined;
+  disabled: boolean;
+  onUpdate: (p: Project, patch: ProjectPatch) => void;
+}) {
+  return (
+    <Table columns={["Name", "Id", "Policy", "Mode"]}>
+      {projects.map((p) => (
+        <tr key={p.id}>
+          <th scope="row">{p.name}</th>
+          <td>
+            <code>{p.id}</code>
+          </td>
+          <td>
+            <select
+              aria-label={`Policy of ${p.name}`}
+              disabled={disabled}
+              value={p.policyId ?? ""}
+              onChange={(e) => onUpdate(p, { policyId: e.currentTarget.value || undefined })}
+            >
+              <option value="">Default policy</option>
+              {policies?.map((x) => (
+                <option key={x.policyId} value={x.policyId}>
+                  {x.name}
+                </option>
+              ))}
+            </select>
+          </td>
+          <td>
+            <select aria-label={`Mode of ${p.name}`} disabled={disabled} value={p.action ?? "detect"} onChange={(e) => onUpdate(p, { action: e.currentTarget.value })}>
+              <option value="detect">detect (log only)</option>
+              <option value="enforce">enforce (flag)</option>
+            </select>
+          </td>
+        </tr>
+      ))}
+    </Table>
   );
 }

@@ -100,6 +100,46 @@ function services(config: Config, repos: Repositories, guard: GuardDeps, streams
   };
 }
 
+/** The store brought to the current schema, and its repositories. */
+async function openStore(db: Database, config: Config, log: Logger): Promise<Repositories> {
+  await migrateStore(db, log);
+  return openRepositories(db, config.retentionDays * 86_400, { vaultKey: config.vaultKey });
+}
+
+async function loadDetectorsLogged(options: Parameters<typeof loadDetectors>[0], log: Logger): Promise<void> {
+  const started = performance.now();
+  await loadDetectors(options);
+  log.info({ ms: Math.round(performance.now() - started), model_version: detectorsVersion() }, "detectors loaded");
+}
+
+/** The worker threads that screen large requests; none when configured with 0 workers. */
+function screeningPoolOf(config: Config, metrics: Metrics, detectorOptions: Parameters<typeof loadDetectors>[0]): ScreeningPool | undefined {
+  if (config.screeningWorkers <= 0) return undefined;
+  return new ScreeningPool(config.screeningWorkers, metrics, detectorOptions, {
+    ...defaultPoolLimits,
+    maxQueue: config.screeningQueue,
+    maxQueuePerOrg: config.screeningQueuePerOrg,
+    maxWaitMs: config.screeningMaxWaitMs,
+  });
+}
+
+/** One set of dependencies for GuardService's unary calls and its streams. */
+function guardDepsOf(config: Config, repos: Repositories, run: Pick<GuardDeps, "metrics" | "pool" | "busy" | "log">): GuardDeps {
+  return {
+    ...repos,
+    ...run,
+    prepare: prepareDetectors,
+    modelVersion: detectorsVersion,
+    maxMessages: config.maxMessages,
+    maxBodyBytes: config.maxBodyBytes,
+    workerThresholdChars: config.workerThresholdChars,
+    requestTimeoutMs: config.requestTimeoutMs,
+    build: { gitRevision: config.gitRevision, gitTimestamp: config.gitTimestamp },
+    sanitize: sanitizeSettings(repos, config),
+    limits: config.streams,
+  };
+}
+
 export async function startApp(config: Config, log: Logger = createLogger(config.logLevel)): Promise<App> {
   const db = await openDatabase({
     mongodbUri: config.mongodbUri,
@@ -113,51 +153,20 @@ export async function startApp(config: Config, log: Logger = createLogger(config
   // Released in reverse order of acquisition; storage last, after in-flight work.
   const closers: (() => unknown)[] = [() => db.close()];
   try {
-    await migrateStore(db, log);
-    const repos = await openRepositories(db, config.retentionDays * 86_400, { vaultKey: config.vaultKey });
-    const modelsStarted = performance.now();
+    const repos = await openStore(db, config, log);
     const detectorOptions = { promptAttackOnnx: config.promptAttackOnnx, moderationOnnx: config.moderationOnnx };
-    await loadDetectors(detectorOptions);
-    log.info({ ms: Math.round(performance.now() - modelsStarted), model_version: detectorsVersion() }, "detectors loaded");
-    await bootstrap(
-      repos.orgs,
-      repos.keys,
-      { keysFile: config.bootstrapKeysFile, platformKey: config.bootstrapPlatformKey, screeningKey: config.bootstrapScreeningKey },
-      log,
-    );
+    await loadDetectorsLogged(detectorOptions, log);
+    const keys = { keysFile: config.bootstrapKeysFile, platformKey: config.bootstrapPlatformKey, screeningKey: config.bootstrapScreeningKey };
+    await bootstrap(repos.orgs, repos.keys, keys, log);
 
     const metrics = new Metrics();
-    const pool =
-      config.screeningWorkers > 0
-        ? new ScreeningPool(config.screeningWorkers, metrics, detectorOptions, {
-            ...defaultPoolLimits,
-            maxQueue: config.screeningQueue,
-            maxQueuePerOrg: config.screeningQueuePerOrg,
-            maxWaitMs: config.screeningMaxWaitMs,
-          })
-        : undefined;
+    const pool = screeningPoolOf(config, metrics, detectorOptions);
     closers.push(() => pool?.close());
     await pool?.ready();
     // Several requests at once: small ones may be screened on a worker with room as well.
     const load: RequestLoad = { inFlight: 0 };
     const busy = () => load.inFlight > 1;
-    // One set of dependencies for GuardService's unary calls and its streams.
-    const guard: GuardDeps = {
-      ...repos,
-      prepare: prepareDetectors,
-      modelVersion: detectorsVersion,
-      maxMessages: config.maxMessages,
-      maxBodyBytes: config.maxBodyBytes,
-      metrics,
-      pool,
-      workerThresholdChars: config.workerThresholdChars,
-      busy,
-      requestTimeoutMs: config.requestTimeoutMs,
-      build: { gitRevision: config.gitRevision, gitTimestamp: config.gitTimestamp },
-      sanitize: sanitizeSettings(repos, config),
-      limits: config.streams,
-      log,
-    };
+    const guard = guardDepsOf(config, repos, { metrics, pool, busy, log });
     // GuardStream and its REST sessions (docs/streaming.md); open sessions are logged before storage closes.
     const streams = guardStreams(guard);
     closers.push(() => streams.close());

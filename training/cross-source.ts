@@ -28,7 +28,7 @@ export function heldOutLevels<Row extends { fold: number }>(corpus: TextCorpus<R
     const t0 = performance.now();
     // As the detectors do: no score for a reliably identified language the round's training rows have no evidence for.
     const covered = new Set(evidenceLanguages(corpus.languages, corpus.recipes, train));
-    const scored = (i: number) => corpus.languages[i] === undefined || covered.has(corpus.languages[i]!);
+    const scored = (i: number) => corpus.languages[i] === undefined || covered.has(corpus.languages[i]);
     for (const recipe of corpus.recipes) {
       const t = fitTextHead(recipe, corpus.feats, corpus.lengths, train, calibration);
       const levels = out.get(recipe.name)!;

@@ -83,8 +83,8 @@ export function levelMetrics(levels: Level[], labels: number[]): LevelMetrics {
   };
 }
 
-export function evaluate(models: LoadedModels): Evaluation {
-  // Through the detectors themselves (language gate included), on text normalized as the engine does.
+/** The hand-written probes, through the detectors themselves (language gate included), on text normalized as the engine does. */
+function probeResults(): ProbeResult[] {
   const flaggedBy = (types: readonly string[]) => (text: string) => {
     const normalized = normalizeText(text).text;
     const part: Part = { location: "user::content", messageId: 0, text };
@@ -99,7 +99,7 @@ export function evaluate(models: LoadedModels): Evaluation {
     wrong: texts.filter((t) => flags(t) !== isHarmful),
   });
   const texts = (rows: { text: string }[]) => rows.map((r) => r.text);
-  const probes = [
+  return [
     probe("prompt_attack: attacks, 9 languages", true, texts(ATTACK_PROBES), attack),
     probe("prompt_attack: benign, 9 languages", false, texts(BENIGN_PROMPT_PROBES), attack),
     probe("prompt_attack: short everyday requests, 8 languages", false, texts(SHORT_REQUEST_PROBES), attack),
@@ -108,7 +108,10 @@ export function evaluate(models: LoadedModels): Evaluation {
     probe("moderated_content: harmful, 8 languages", true, texts(HARMFUL_MULTILINGUAL_PROBES), harmful),
     probe("moderated_content: safe, 8 languages", false, texts(SAFE_MULTILINGUAL_PROBES), harmful),
   ];
-  // CRUD
+}
+
+/** The four-way CRUD model on the held-out calls: accuracy and each class's metrics. */
+function crudEvaluation(models: LoadedModels) {
   const cr = crudData().filter((e) => e.split === "test");
   const perClass: Record<string, BinaryMetrics> = {};
   const crudScores = cr.map((e) => {
@@ -127,6 +130,12 @@ export function evaluate(models: LoadedModels): Evaluation {
       models.crud.heads.get(c)!.thresholds,
     );
   });
+  return { accuracy: cr.length ? correct / cr.length : 0, n: cr.length, perClass };
+}
+
+export function evaluate(models: LoadedModels): Evaluation {
+  const probes = probeResults();
+  const crud = crudEvaluation(models);
   // payload
   const pl = payloadData().filter((e) => e.split === "test");
   const plHead = models.payload.heads.get("payload")!;
@@ -159,7 +168,7 @@ export function evaluate(models: LoadedModels): Evaluation {
   void definitionText;
   return {
     probes,
-    crud: { accuracy: cr.length ? correct / cr.length : 0, n: cr.length, perClass },
+    crud,
     payload,
     untrusted_destination: levelMetrics(
       destLevels,

@@ -136,7 +136,7 @@ const crudRaw = CRUD.map((c, k) =>
 );
 const crudLinear = crudRaw.map((h, k) => {
   const { q, scale } = quantize(h.weights);
-  return { q, scale, head: { name: CRUD[k], weights: dequantize(q, scale), bias: Math.fround(h.bias) } as LinearHead };
+  return { q, scale, head: { name: CRUD[k], weights: dequantize(q, scale), bias: Math.fround(h.bias) } };
 });
 const crudValShares = crudVal.map(({ i }) => crudShares(crudLinear.map((l) => score(l.head, crFeat[i]))));
 const crudHeads: Trained[] = CRUD.map((c, k) => {

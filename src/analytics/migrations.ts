@@ -55,7 +55,7 @@ async function hourSumsOfOldMinutes(minutes: Awaited<ReturnType<Database["collec
       const id = `${String(row.org_id)}|${String(row.project_id)}|${start.getTime()}`;
       let sum = sums.get(id);
       if (!sum) sums.set(id, (sum = { fields: { org_id: String(row.org_id), project_id: String(row.project_id), start }, counters: {} }));
-      for (const f of counterFields) if (typeof row[f] === "number") sum.counters[f] = (sum.counters[f] ?? 0) + (row[f] as number);
+      for (const f of counterFields) if (typeof row[f] === "number") sum.counters[f] = (sum.counters[f] ?? 0) + row[f];
     }
     if (page.length < PAGE) return sums;
     after = page[page.length - 1]._id;

@@ -126,6 +126,6 @@ export function errorDetailOf(err: ConnectError) {
 }
 
 /** The REST Error object (docs/api.md#error-object). */
-export function errorBody(id: ErrorId | string, message: string, requestId: string, http: number) {
+export function errorBody(id: string, message: string, requestId: string, http: number) {
   return { status: "error", error: id, message, code: http, request_id: requestId };
 }

@@ -31,6 +31,37 @@ function devInfo(deps: GuardDeps, screening: Screening, messages: readonly Messa
   return create(DevInfoSchema, { gitRevision: b.gitRevision, gitTimestamp: b.gitTimestamp, modelVersion: deps.modelVersion(), version: b.version, notes });
 }
 
+/** The breakdown: every outcome, detected when it flagged (override_allow: when it matched). */
+function breakdownOf(screening: Screening, base: { projectId: string; policyId: string }) {
+  return screening.outcomes.map((o) => ({
+    ...base,
+    detectorId: o.detectorId,
+    detectorType: o.detectorType,
+    detected: o.flagged || (o.detectorType === "override_allow" && o.matched),
+    messageId: o.messageId ?? 0,
+    toolId: o.location === "tool_definition::content" ? o.toolId : undefined,
+  }));
+}
+
+/** The payload: the matched spans of the detectors whose definitions report them. */
+function payloadOf(screening: Screening) {
+  return screening.outcomes
+    .filter((o) => o.matched && reportsPayload(o.detectorType) && o.messageId !== undefined)
+    .flatMap((o) => o.spans.map((s) => ({ start: s.start, end: s.end, text: s.text, detectorType: o.detectorType, labels: s.labels, messageId: o.messageId })));
+}
+
+/** Detailed results: every outcome's level, the tool definitions' apart. */
+function detailedResultsOf(screening: Screening, base: { projectId: string; policyId: string }) {
+  const results: MessageInitShape<typeof ResultItemSchema>[] = [];
+  const toolResults: MessageInitShape<typeof ToolResultItemSchema>[] = [];
+  for (const o of screening.outcomes) {
+    const item = { ...base, detectorId: o.detectorId, detectorType: o.detectorType, result: o.level, customMatched: o.customMatched };
+    if (o.location === "tool_definition::content") toolResults.push({ ...item, toolId: o.toolId });
+    else results.push({ ...item, messageId: o.messageId });
+  }
+  return { results, toolResults };
+}
+
 // GuardStream and its REST calls are served by stream/service.ts, built apart because it holds
 // open sessions to close on shutdown; `streams` are its handlers, one GuardService on the wire.
 export function guardService(deps: GuardDeps, streams: Pick<ServiceImpl<typeof GuardService>, GuardStreamMethod>): ServiceImpl<typeof GuardService> {
@@ -80,21 +111,8 @@ export function guardService(deps: GuardDeps, streams: Pick<ServiceImpl<typeof G
       const base = { projectId: resolved.project._id, policyId: resolved.policy._id };
       return {
         flagged,
-        breakdown: req.breakdown
-          ? screening.outcomes.map((o) => ({
-              ...base,
-              detectorId: o.detectorId,
-              detectorType: o.detectorType,
-              detected: o.flagged || (o.detectorType === "override_allow" && o.matched),
-              messageId: o.messageId ?? 0,
-              toolId: o.location === "tool_definition::content" ? o.toolId : undefined,
-            }))
-          : [],
-        payload: req.payload
-          ? screening.outcomes
-              .filter((o) => o.matched && reportsPayload(o.detectorType) && o.messageId !== undefined)
-              .flatMap((o) => o.spans.map((s) => ({ start: s.start, end: s.end, text: s.text, detectorType: o.detectorType, labels: s.labels, messageId: o.messageId })))
-          : [],
+        breakdown: req.breakdown ? breakdownOf(screening, base) : [],
+        payload: req.payload ? payloadOf(screening) : [],
         devInfo: req.devInfo ? devInfo(deps, screening, req.messages) : undefined,
         metadata: { requestUuid },
         ...sanitized?.fields,
@@ -104,14 +122,7 @@ export function guardService(deps: GuardDeps, streams: Pick<ServiceImpl<typeof G
     async getGuardResults(req, ctx) {
       checkSanitizeRequest(sanitizeDeps, req.sanitize, ctx);
       const { org, resolved, screening } = await run(ctx, req.policyId !== undefined ? { policyId: req.policyId } : req.projectId, req.messages, req.tools);
-      const base = { projectId: resolved.project._id, policyId: resolved.policy._id };
-      const results: MessageInitShape<typeof ResultItemSchema>[] = [];
-      const toolResults: MessageInitShape<typeof ToolResultItemSchema>[] = [];
-      for (const o of screening.outcomes) {
-        const item = { ...base, detectorId: o.detectorId, detectorType: o.detectorType, result: o.level, customMatched: o.customMatched };
-        if (o.location === "tool_definition::content") toolResults.push({ ...item, toolId: o.toolId });
-        else results.push({ ...item, messageId: o.messageId });
-      }
+      const { results, toolResults } = detailedResultsOf(screening, { projectId: resolved.project._id, policyId: resolved.policy._id });
       const screensTools = req.tools.length > 0 && resolved.policy.detectors.some((d) => d.location === "tool_definition::content");
       return {
         results,

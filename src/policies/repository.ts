@@ -9,14 +9,15 @@
 import { randomBytes } from "node:crypto";
 import type { Collection, Database, Doc, Filter } from "../storage/collection.js";
 import { DuplicateKeyError } from "../storage/collection.js";
-import type { DetectorSettings, Threshold } from "../screening/vocabulary.js";
+import type { DetectorSettings } from "../screening/vocabulary.js";
 
 /** A policy's detector entry is stored as the engine runs it. */
 export type StoredDetector = DetectorSettings;
 
 export interface PolicyInput {
   name: string;
-  default_threshold: Threshold | string;
+  // A Threshold once validated; stored versions are read back as they were written.
+  default_threshold: string;
   detectors: StoredDetector[];
   custom_guardrail_ids: string[];
 }

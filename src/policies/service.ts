@@ -40,6 +40,7 @@ function readOnlyDefault(): ApiError {
   return new ApiError("forbidden", `${DEFAULT_POLICY_ID} is the built-in default policy and cannot be changed or deleted`);
 }
 
+// eslint-disable-next-line max-lines-per-function -- the service's six handlers in one object, each short; the factory is their list
 export function policyService(deps: PolicyServiceDeps): ServiceImpl<typeof PolicyService> {
   const { orgs, policies, projectsScreenedBy } = deps;
   const enabledOrg = (ctx: Parameters<typeof callerOrgWith>[0]) => callerOrgWith(ctx, orgs, "policies");

@@ -8,11 +8,12 @@ import { instructionsOf, type Part } from "./parts.js";
 import { GUARDRAIL_LIMITS, MAX_SPANS_PER_OUTCOME } from "./limits.js";
 import { findAll, type CompiledPattern } from "./patterns.js";
 import { CUSTOM_GUARDRAIL, detectFnOf } from "./registry.js";
-import { atOrOver, type DetectorSettings, type Level, type Location, type Threshold } from "./vocabulary.js";
+import { atOrOver, type DetectorSettings, type Level, type Location } from "./vocabulary.js";
 
 export interface ScreeningPolicy {
   id: string;
-  threshold: Threshold | string;
+  /** A Threshold once validated; policies are stored and carried as plain strings. */
+  threshold: string;
   detectors: DetectorSettings[];
 }
 
@@ -65,7 +66,7 @@ const detectorIds = new Map<string, Map<string, string>>();
 
 function detectorIdOf(type: string, location: string): string {
   let byLocation = detectorIds.get(type);
-  if (!byLocation) detectorIds.set(type, (byLocation = new Map()));
+  if (!byLocation) detectorIds.set(type, (byLocation = new Map<string, string>()));
   let id = byLocation.get(location);
   if (id === undefined) byLocation.set(location, (id = `${type}@${location}`));
   return id;

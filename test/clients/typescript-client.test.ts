@@ -266,7 +266,7 @@ describe("@parapet/client against a real service", () => {
   it("gives a client for every service, each throwing ParapetError on every protocol", async () => {
     const services = readdirSync(path.join(root, "gen/parapet/v1"))
       .flatMap((file) => [...readFileSync(path.join(root, "gen/parapet/v1", file), "utf8").matchAll(/^export const (\w+)Service: GenService/gm)])
-      .map((m) => m[1]!.charAt(0).toLowerCase() + m[1]!.slice(1))
+      .map((m) => m[1].charAt(0).toLowerCase() + m[1].slice(1))
       .sort();
     const readOnly = await server.readOnlyKey();
     for (const protocol of ["connect", "grpc", "grpc-web"] as const) {
@@ -318,7 +318,7 @@ describe("@parapet/client over TLS", () => {
         // Without the CA the certificate is refused before any request is sent: no request id.
         const err = await rejection(screen(createNodeTransport({ baseUrl, apiKey: server.screeningKey, ...options }), { messages: email }));
         expect([err.error, err.httpStatus, err.requestId]).toEqual(["unavailable", 503, undefined]);
-        expect(String((err.cause as Error).cause ?? err.message)).toMatch(/certificate/i);
+        expect(String(((err.cause as Error).cause as Error | undefined)?.message ?? err.message)).toMatch(/certificate/i);
       }
     } finally {
       await server.close();
@@ -353,7 +353,7 @@ describe.skipIf(streamingMethods.length === 0)("@parapet/client streaming calls"
           yield create(method.input);
         }
         const input = method.methodKind === "server_streaming" ? create(method.input) : requests();
-        const output = client[method.localName]!(input);
+        const output = client[method.localName](input);
         if (method.methodKind === "client_streaming") return await (output as Promise<unknown>);
         for await (const message of output as AsyncIterable<unknown>) void message;
       };
@@ -399,7 +399,7 @@ describe("@parapet/client as published", () => {
     expect(manifest.name).toBe("@parapet/client");
     expect(manifest.private).toBeUndefined();
     expect(Object.keys(manifest.exports)).toEqual([".", "./node"]);
-    for (const entry of Object.values(manifest.exports) as { types: string; default: string }[]) {
+    for (const entry of Object.values<{ types: string; default: string }>(manifest.exports)) {
       expect(existsSync(path.join(built, entry.types))).toBe(true);
       expect(existsSync(path.join(built, entry.default))).toBe(true);
     }
@@ -418,7 +418,7 @@ describe("@parapet/client as published", () => {
     const outside: string[] = [];
     for (const file of files) {
       const text = readFileSync(path.join(built, file), "utf8");
-      const specifiers = [...text.matchAll(/(?:\bfrom\s*|\bimport\s*\(?\s*)["']([^"']+)["']/g)].map((m) => m[1]!);
+      const specifiers = [...text.matchAll(/(?:\bfrom\s*|\bimport\s*\(?\s*)["']([^"']+)["']/g)].map((m) => m[1]);
       for (const specifier of specifiers) {
         if (specifier.startsWith(".")) {
           const target = path.resolve(path.dirname(path.join(built, file)), specifier);
@@ -426,7 +426,7 @@ describe("@parapet/client as published", () => {
           const exists = existsSync(target) || existsSync(target.replace(/\.js$/, ".d.ts"));
           if (!inside || !exists) outside.push(`${file}: ${specifier}`);
         } else if (!specifier.startsWith("node:") && !builtinModules.includes(specifier)) {
-          const name = specifier.startsWith("@") ? specifier.split("/").slice(0, 2).join("/") : specifier.split("/")[0]!;
+          const name = specifier.startsWith("@") ? specifier.split("/").slice(0, 2).join("/") : specifier.split("/")[0];
           if (!allowed.has(name)) outside.push(`${file}: ${specifier}`);
         }
       }

@@ -7,7 +7,7 @@ import type { ScreeningContext } from "../../src/screening/detector.js";
 import { actionClasses, expectedByInstructions } from "../../src/screening/detectors/learned/agent-tools/deviation.js";
 import { nameWords } from "../../src/screening/detectors/learned/agent-tools/tool-calls.js";
 import { screen } from "../../src/screening/engine.js";
-import { instructionsOf, partsOf, type Part } from "../../src/screening/parts.js";
+import { instructionsOf, partsOf } from "../../src/screening/parts.js";
 import { flagged, run, toolCall, toolDefinition, user } from "./support.js";
 
 describe("nameWords", () => {
@@ -184,7 +184,7 @@ describe("instructions reach the detectors through the engine, never as parts", 
     expect(parts.map((p) => p.location)).toEqual(["user::content", "assistant::tool_call", "tool_definition::content"]);
     expect(instructionsOf(parts)).toEqual(["You are an email assistant that sends replies on the user's behalf.", "Answer in English."]);
     expect(new Set(parts.map((p) => p.instructions)).size).toBe(1);
-    expect(instructionsOf([{ location: "user::content", text: "hi" } as Part])).toEqual([]);
+    expect(instructionsOf([{ location: "user::content", text: "hi" }])).toEqual([]);
   });
   it("screen passes them as context", () => {
     const level = (system: boolean) => screen(policy, [], partsOf(messages(system), tools)).outcomes.find((o) => o.detectorType === "dangerous_deviation")!.level;

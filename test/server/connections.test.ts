@@ -142,7 +142,7 @@ describe("HTTP/2", () => {
     let status = 0;
     let text = "";
     stream.on("response", (h) => (status = Number(h[":status"])));
-    stream.on("data", (d: Buffer) => (text += d));
+    stream.on("data", (d: Buffer) => (text += d.toString()));
     const after = await new Promise<number>((resolve) => stream.on("close", () => resolve(Date.now() - started)));
     clearInterval(trickle);
     session.destroy();

@@ -32,7 +32,7 @@ function runWriter(dir: string, mode: string, start = 0, env: Record<string, str
   const lines: string[] = [];
   let partial = "";
   const waiters: (() => void)[] = [];
-  child.stdout!.on("data", (chunk: Buffer) => {
+  child.stdout.on("data", (chunk: Buffer) => {
     const text = partial + chunk.toString("utf8");
     const parts = text.split("\n");
     partial = parts.pop()!;
@@ -40,7 +40,7 @@ function runWriter(dir: string, mode: string, start = 0, env: Record<string, str
     for (const w of waiters.splice(0)) w();
   });
   let stderr = "";
-  child.stderr!.on("data", (c: Buffer) => (stderr += c.toString()));
+  child.stderr.on("data", (c: Buffer) => (stderr += c.toString()));
   // "close", not "exit": only then has every line the child printed been read.
   const exited = new Promise<number | null>((resolve) => child.on("close", (code) => resolve(code)));
   return {
@@ -138,7 +138,7 @@ describe("crash safety of the embedded engine (child processes)", () => {
     try {
       await new Promise<void>((resolve, reject) => {
         let out = "";
-        parent.stdout!.on("data", (c: Buffer) => {
+        parent.stdout.on("data", (c: Buffer) => {
           out += c.toString();
           if (out.includes("ready")) resolve();
         });

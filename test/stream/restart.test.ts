@@ -31,7 +31,7 @@ const env = () => ({
 
 async function post(base: string, p: string, body: unknown, key = screeningKey) {
   const res = await fetch(base + p, { method: "POST", headers: { authorization: `Bearer ${key}`, "content-type": "application/json" }, body: JSON.stringify(body) });
-  return { status: res.status, body: (await res.json()) as any };
+  return { status: res.status, body: await res.json() };
 }
 
 async function logsContaining(base: string, marker: string) {

@@ -153,7 +153,7 @@ function restDriver(server: TestServer, key: string | null): Driver & { id(): st
   };
   return {
     async open(req) {
-      const v = await call("/v2/guard/streams", restOpenBody(req as Record<string, unknown>));
+      const v = await call("/v2/guard/streams", restOpenBody(req));
       id = v.stream_id!;
       return v;
     },

@@ -33,7 +33,7 @@ export function h2Request(url: string, headers: Record<string, string>, body: Ui
       session.destroy();
       reject(new Error(`no HTTP/2 answer within ${timeoutMs} ms`));
     }, timeoutMs);
-    session.on("error", (err) => {
+    session.on("error", (err: Error) => {
       clearTimeout(timer);
       reject(err);
     });

@@ -130,7 +130,7 @@ export function generateCrudData(r: Rng, n = 1): GeneratedCall[] {
       out.push({
         name,
         args: fill(r, g.args, slots),
-        definition: r() < 0.5 ? definitionText(name, fill(r, g.desc, slots), Object.keys(JSON.parse(fill(r, g.args, slots)))) : undefined,
+        definition: r() < 0.5 ? definitionText(name, fill(r, g.desc, slots), Object.keys(JSON.parse(fill(r, g.args, slots)) as object)) : undefined,
         label: g.label,
         group: `gen:crud:${obj}`,
       });

@@ -38,7 +38,7 @@ export function validationInterceptor(crossField: CrossFieldRules = {}): Interce
   return (next) => async (req) => {
     if (!req.stream) {
       // Before protovalidate, which recurses into the values too.
-      const deep = tooDeepJsonField(req.method.input, req.message as never);
+      const deep = tooDeepJsonField(req.method.input, req.message);
       if (deep) throw new ApiError("bad_request", `${deep}: free-form JSON nested deeper than ${maxJsonDepth} objects and arrays`);
       const result = validator.validate(req.method.input, req.message);
       if (result.kind === "error") throw result.error;

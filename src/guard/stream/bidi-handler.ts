@@ -20,7 +20,7 @@ export function guardStreamHandler(opener: StreamOpener, deps: Pick<GuardDeps, "
 
   /** The open message is checked here: the validation interceptor sees only unary requests. */
   function validateOpen(req: GuardStreamOpen): void {
-    const deep = tooDeepJsonField(GuardStreamOpenSchema, req as never);
+    const deep = tooDeepJsonField(GuardStreamOpenSchema, req);
     if (deep) throw new ApiError("bad_request", `open.${deep}: free-form JSON nested deeper than ${maxJsonDepth} objects and arrays`);
     const result = validator.validate(GuardStreamOpenSchema, req);
     if (result.kind === "error") throw result.error;

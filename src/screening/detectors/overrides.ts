@@ -79,6 +79,16 @@ export interface Normalized {
  * its following combining marks are normalized together so that NFKC can
  * compose them (e + U+0301 -> é).
  */
+/** Where the combining marks that follow a base character end: they go with it. */
+function clusterEnd(input: string, end: number): number {
+  while (end < input.length) {
+    const next = input.codePointAt(end)!;
+    if (!isMark(next)) break;
+    end += next > 0xffff ? 2 : 1;
+  }
+  return end;
+}
+
 function normalizeForOverride(input: string): Normalized {
   // Chunks are joined once at the end and the last emitted unit is tracked by
   // hand: `text += chunk` followed by `text.endsWith(" ")` flattens V8's rope
@@ -138,18 +148,13 @@ function normalizeForOverride(input: string): Normalized {
       i = end;
       continue;
     }
-    // Take the combining marks that follow with the base character.
-    while (end < input.length) {
-      const next = input.codePointAt(end)!;
-      if (!isMark(next)) break;
-      end += next > 0xffff ? 2 : 1;
-    }
+    end = clusterEnd(input, end);
     if (pendingSpace >= 0) {
       if (n > 0) emit(" ", pendingSpace, pendingSpace + 1);
       pendingSpace = -1;
     }
     // NFKC can produce spaces (e.g. U+2474 "⑴" -> "(1)", U+00A0 handled above); they are collapsed too.
-    const collapsed = end - i === (cp > 0xffff ? 2 : 1) ? (kind as string) : foldCluster(input.slice(i, end));
+    const collapsed = end - i === (cp > 0xffff ? 2 : 1) ? kind : foldCluster(input.slice(i, end));
     if (collapsed === " ") {
       if (n > 0 && last !== 32) pendingSpace = i;
     } else if (last === 32 && collapsed.startsWith(" ")) {

@@ -10,7 +10,7 @@
 // says why and what that costs in coupling).
 import type { IncomingMessage, ServerResponse } from "node:http";
 import type { Http2ServerRequest, Http2ServerResponse } from "node:http2";
-import { create, fromJson, ScalarType, type DescField, type DescMessage, type DescMethodUnary, type DescService } from "@bufbuild/protobuf";
+import { create, fromJson, ScalarType, type DescField, type DescMethodUnary, type DescService } from "@bufbuild/protobuf";
 import { ConnectError, type ConnectRouter, type Interceptor } from "@connectrpc/connect";
 import { HttpBodySchema } from "../../../gen/google/api/httpbody_pb.js";
 import { clientAddressHeader, requestIdHeader } from "../../api/context.js";

@@ -15,7 +15,7 @@ function canonical(v: unknown): string {
   if (v && typeof v === "object") {
     return (
       "{" +
-      Object.keys(v as object)
+      Object.keys(v)
         .sort()
         .map((k) => JSON.stringify(k) + ":" + canonical((v as Record<string, unknown>)[k]))
         .join(",") +

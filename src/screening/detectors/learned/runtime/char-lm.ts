@@ -360,6 +360,7 @@ function seenGram(key: number): boolean {
  * itself. Nor do URLs, @handles and #hashtags, which are names. O(n) in the examined characters, which are at most 1,200, so the
  * cost does not grow with the text.
  */
+// eslint-disable-next-line max-lines-per-function -- one O(n) pass whose running sums (repeats, quotes, openers) feed the split search; split up, the hot loop would pay calls and shared state per character
 export function gibberishSuffix(text: string, lm: CharLm = charLm()): Suffix | null {
   let from = Math.max(0, text.length - SUFFIX_SPAN - HEAD_SPAN);
   if (from > 0) {

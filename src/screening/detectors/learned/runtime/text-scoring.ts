@@ -63,7 +63,7 @@ const tableScores = new WeakMap<TextFeatures, Map<HeadTable, TextScore[]>>();
  */
 function scoreTable(table: HeadTable, f: TextFeatures, textLength: number): TextScore[] {
   let perTable = tableScores.get(f);
-  if (!perTable) tableScores.set(f, (perTable = new Map()));
+  if (!perTable) tableScores.set(f, (perTable = new Map<HeadTable, TextScore[]>()));
   const cached = perTable.get(table);
   if (cached) return cached;
   const tmp = new Float64Array(table.biases.length);

@@ -13,6 +13,7 @@ const LATIN_LETTERS = /\p{Script=Latin}{3}/u;
 /** Longest line (UTF-16 units) that counts as the run's own line: a signature, an address block, a "Name: ..." field. */
 const WHOLE_LINE = 80;
 
+// eslint-disable-next-line max-lines-per-function -- an ordered list of tuned rules, first match wins; read top to bottom it is the specification of a name's level (docs/detectors.md)
 export function scoreRun(text: string, run: Run, allTokens: Token[], index: number): Level {
   const { tokens, kinds } = run;
   const first = tokens[0];

@@ -6,10 +6,10 @@ import { createLogger } from "./observability/logger.js";
 
 // Most of what a request allocates dies young, but some outlives a scavenge
 // and is promoted; by default V8 then lets the old generation grow up to four
-// times the live size before collecting it, so resident memory climbs to
-// ~500 MB under load while less than 60 MB is live. Doubling at most keeps it
-// near 370 MB at the same throughput (docs/operations.md). Process-wide, so
-// screening workers get it too; set before anything large is allocated.
+// times the live size before collecting it, so resident memory under load is
+// many times what is live. Doubling at most bounds it at the same throughput
+// (figures: docs/operations.md). Process-wide, so screening workers get it
+// too; set before anything large is allocated.
 v8.setFlagsFromString("--heap-growing-percent=100");
 
 let config: Config;

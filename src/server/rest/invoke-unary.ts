@@ -8,8 +8,8 @@
 //
 // The alternative, an in-memory router transport, encoded each message to
 // binary and back and wrapped the call in async iterables, abort signals and
-// serializers: ~9 KB a request that outlived two scavenges and was promoted,
-// which made the scavenges behind the REST p95 tail slow (docs/operations.md).
+// serializers: garbage per request that outlived scavenges and was promoted,
+// slowing the REST tail latency (docs/operations.md).
 import type { DescMethod } from "@bufbuild/protobuf";
 import {
   Code,

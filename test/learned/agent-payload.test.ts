@@ -3,6 +3,7 @@
 // says, and linear time on huge or degenerate values.
 import { describe, expect, it } from "vitest";
 import { familyHits } from "../../src/screening/detectors/learned/agent-tools/payload.js";
+import { cpuTimed } from "../support/cpu-time.js";
 import { flagged, run, toolCall } from "./support.js";
 
 const hostile: [string, string][] = [
@@ -176,18 +177,18 @@ describe("payload families stay linear on huge values", () => {
   for (const unit of units) {
     it(`200k characters of ${JSON.stringify(unit)}`, () => {
       const v = unit.repeat(Math.ceil(200_000 / unit.length)).slice(0, 200_000);
-      const t = performance.now();
-      familyHits(v);
-      familyHits("; cat " + v + "'");
-      // Generous for a loaded 2-core machine: a quadratic pattern takes seconds to minutes here.
-      expect(performance.now() - t).toBeLessThan(1500);
+      // CPU time, generous: a quadratic pattern takes seconds to minutes here.
+      const { ms } = cpuTimed(() => {
+        familyHits(v);
+        familyHits("; cat " + v + "'");
+      });
+      expect(ms).toBeLessThan(1500);
     });
   }
   it("a 200k-character argument goes through the detector quickly", () => {
     const value = "lorem ipsum dolor sit amet, ".repeat(8000) + "; cat /etc/passwd";
-    const t = performance.now();
-    const d = run("tool_risk/payload", toolCall("do_thing", { value }));
-    expect(performance.now() - t).toBeLessThan(3000);
+    const { ms, value: d } = cpuTimed(() => run("tool_risk/payload", toolCall("do_thing", { value })));
+    expect(ms).toBeLessThan(3000);
     expect(d.level).not.toBe("no_level");
   });
 });

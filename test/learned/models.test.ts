@@ -8,15 +8,15 @@ import { loadModelFiles } from "../../src/screening/detectors/learned/runtime/mo
 import { loadModels, MODEL_VERSION, modelVersion } from "../../src/screening/detectors/learned/runtime/models.js";
 import { detectFnOf } from "../../src/screening/registry.js";
 import { thresholds as LEVEL_ORDER } from "../../src/screening/vocabulary.js";
+import { cpuTimed } from "../support/cpu-time.js";
 import { run, user } from "./support.js";
 
 const modelsDir = new URL("../../models/", import.meta.url);
 
 describe("shipped models", () => {
   it("load in under a second and report their version", () => {
-    const t0 = performance.now();
-    const m = loadModelFiles(modelsDir);
-    expect(performance.now() - t0).toBeLessThan(1000);
+    const { ms, value: m } = cpuTimed(() => loadModelFiles(modelsDir));
+    expect(ms).toBeLessThan(1000);
     expect(m.manifest.featureVersion).toBe(FEATURE_VERSION);
     expect(MODEL_VERSION).toBe(m.manifest.version);
     expect(MODEL_VERSION).toMatch(/^learned-/);

@@ -12,6 +12,7 @@ import { MODEL_VERSION, modelVersion, prepare, unloadOnnxModels } from "../../sr
 import { loadTokenizer, tokenize, type OnnxModerationOptions } from "../../src/screening/detectors/learned/runtime/onnx-classifier.js";
 import type { Part } from "../../src/screening/parts.js";
 import { loadDetectors } from "../../src/screening/registry.js";
+import { cpuTimed, cpuTimedAsync } from "../support/cpu-time.js";
 import { assistant, run, toolCall, toolDefinition, toolResult, user } from "./support.js";
 import { tinyClassifier, tinyModel, tinyMultiLabel } from "./tiny-onnx.js";
 
@@ -245,9 +246,7 @@ describe("moderation ONNX on hostile input", () => {
     const text = head + " " + "kiwi ".repeat((1_000_000 - head.length) / 5);
     expect(text.length).toBeGreaterThanOrEqual(1_000_000);
     const p = user(text);
-    const started = performance.now();
-    await prepare([p]);
-    expect(performance.now() - started).toBeLessThan(5000);
+    expect((await cpuTimedAsync(() => prepare([p]))).ms).toBeLessThan(5000);
     expect(level("hate", p)).toBe("l1_confident");
     expect(level("self_harm", p)).toBe("l5_unlikely");
     expect(run("moderated_content/hate", p).spans).toEqual([{ start: 0, end: head.length, level: "l1_confident" }]);
@@ -256,10 +255,9 @@ describe("moderation ONNX on hostile input", () => {
   it("tokenizes a megabyte without reading past the head", () => {
     const t = loadTokenizer(at("vocab.txt"));
     for (const text of ["apple ".repeat(200_000), ",".repeat(1_000_000), "x".repeat(1_000_000), " ".repeat(1_000_000)]) {
-      const started = performance.now();
-      const ids = tokenize(t, text);
+      const { ms, value: ids } = cpuTimed(() => tokenize(t, text));
       expect(ids.length).toBeLessThanOrEqual(512);
-      expect(performance.now() - started).toBeLessThan(1000);
+      expect(ms).toBeLessThan(1000);
     }
   });
 

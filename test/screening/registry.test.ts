@@ -11,7 +11,7 @@ import { GetLogsRequestSchema } from "../../gen/parapet/v1/logs_pb.js";
 import { DetectorConfigSchema, PolicyRequestSchema } from "../../gen/parapet/v1/policies_pb.js";
 import type { Part } from "../../src/screening/parts.js";
 import { definitionOf, detectorTypes, detectors, kindOf } from "../../src/screening/registry.js";
-import { configFields, familyCounters, locations, logFilters, thresholds } from "../../src/screening/vocabulary.js";
+import { configFields, familyCounters, levels, locations, logFilters, thresholds } from "../../src/screening/vocabulary.js";
 
 /** The values a field's `string.in` rule allows (on the field, or on its items when repeated). */
 function stringIn(field: DescField | undefined): string[] {
@@ -69,7 +69,9 @@ describe("exact detectors", () => {
     }
   });
 
-  it("stay linear on adversarial input (benchmark printed, not asserted)", () => {
+  // Their speed on these inputs is measured by linear-time.test.ts (CPU time, every detector) and `npm run bench`.
+  it("keep their contract on adversarial input: a known level, spans inside the text, every entity of a long text", () => {
+    const prose = "My name is John Smith and I live at 12 Oak Lane, Springfield, IL 62704. Call (415) 555-2671. ";
     const inputs = [
       "a".repeat(10_000),
       "1".repeat(10_000),
@@ -80,16 +82,26 @@ describe("exact detectors", () => {
       "@a".repeat(5_000),
       ":".repeat(10_000),
       "f u ".repeat(2_500),
-      "My name is John Smith and I live at 12 Oak Lane, Springfield, IL 62704. Call (415) 555-2671. ".repeat(110).slice(0, 10_000),
+      prose.repeat(110).slice(0, 10_000),
     ];
     const cfg = { allowed_domains: ["example.com"], override_list: ["ignore previous instructions"], tool_access_action: "deny" as const, tool_access_list: ["x"] };
-    const report: string[] = [];
     for (const text of inputs) {
-      for (const t of exact) runExact(t, text, cfg);
-      const t0 = performance.now();
-      for (let i = 0; i < 5; i++) for (const t of exact) runExact(t, text, cfg);
-      report.push(`${JSON.stringify(text.slice(0, 12))}: ${((performance.now() - t0) / 5).toFixed(2)} ms`);
+      for (const t of exact) {
+        const what = `${t} on ${JSON.stringify(text.slice(0, 12))}`;
+        const { level, spans } = runExact(t, text, cfg);
+        expect(levels, what).toContain(level);
+        if (level === "no_level") expect(spans, what).toEqual([]);
+        for (const s of spans) {
+          expect(s.start, what).toBeGreaterThanOrEqual(0);
+          expect(s.end, what).toBeGreaterThan(s.start);
+          expect(s.end, what).toBeLessThanOrEqual(text.length);
+        }
+      }
     }
-    console.log(`all exact detectors on 10k-character inputs:\n  ${report.join("\n  ")}`);
+    // The long text repeats a name, an address and a phone number: each full repetition's is found.
+    const repetitions = Math.floor(10_000 / prose.length);
+    for (const t of ["pii/name", "pii/address", "pii/phone_number"]) {
+      expect(runExact(t, inputs.at(-1)!, cfg).spans.length, t).toBeGreaterThanOrEqual(repetitions);
+    }
   });
 });

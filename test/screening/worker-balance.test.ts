@@ -29,6 +29,13 @@ const slow: StoredGuardrail[] = [
 ];
 const parts = (n: number): Part[] => [{ location: "user::content", messageId: 0, text: "lorem ipsum dolor sit amet ".repeat(Math.ceil(n / 27)).slice(0, n) }];
 const far = () => Date.now() + 60_000;
+/**
+ * A job stuck in one pattern call past its deadline: about ten seconds of CPU, cut by the watchdog.
+ * The deadline is a second away so that even a loaded machine starts the call before it (a job
+ * whose deadline passed before its first pattern is stopped by the engine, not by the watchdog).
+ */
+const stuckText = 2_000_000;
+const stuckDeadline = () => Date.now() + 1_000;
 const settle = <T>(p: Promise<T>) =>
   p.then(
     (value) => ({ value, error: undefined }),
@@ -51,7 +58,6 @@ describe("extra jobs on a screening worker", () => {
   it("an extra job goes ahead to a busy worker; a regular one waits in the queue", async () => {
     const p = await start();
     const running = settle(p.run(policy, slow, parts(50_000), "a", far()));
-    await new Promise((r) => setTimeout(r, 20));
     expect(p.hasRoom()).toBe(true);
     const extra = settle(p.run(policy, [], parts(100), "b", far(), true));
     expect(p.load().queued).toBe(0);
@@ -67,7 +73,6 @@ describe("extra jobs on a screening worker", () => {
     const p = await start({}, 2);
     // Two workers: one organization's share is one of them.
     const running = settle(p.run(policy, slow, parts(50_000), "a", far()));
-    await new Promise((r) => setTimeout(r, 20));
     const extra = settle(p.run(policy, [], parts(100), "a", far(), true));
     expect(p.load()).toEqual({ queued: 0, running: 2 });
     expect((await extra).error).toBeUndefined();
@@ -82,7 +87,7 @@ describe("extra jobs on a screening worker", () => {
     const jobs = [settle(p.run(policy, [], parts(1_000), "a", far(), true)), settle(p.run(policy, [], parts(1_000), "a", far(), true))];
     expect(p.hasRoom()).toBe(false);
     // This thread does not yield: the answers cannot be read, only the worker's count moves.
-    const until = Date.now() + 5_000;
+    const until = Date.now() + 20_000;
     while (!p.hasRoom() && Date.now() < until);
     expect(p.hasRoom()).toBe(true);
     for (const r of await Promise.all(jobs)) expect(r.error).toBeUndefined();
@@ -90,9 +95,11 @@ describe("extra jobs on a screening worker", () => {
 
   it("a worker replaced after an overrun hands the extra job it held to its replacement", async () => {
     const p = await start({ overrunGraceMs: 200 });
-    const stuck = settle(p.run(policy, slow, parts(200_000), "a", Date.now() + 100));
-    await new Promise((r) => setTimeout(r, 20));
+    const stuck = settle(p.run(policy, slow, parts(stuckText), "a", stuckDeadline()));
     const extra = settle(p.run(policy, [], parts(100), "b", far(), true));
+    // The worker holds both: the extra job went ahead to it, nothing waits in the pool.
+    expect(p.load()).toEqual({ queued: 0, running: 1 });
+    expect(p.hasRoom()).toBe(false);
     expect((await stuck).error).toBeInstanceOf(DeadlineExceededError);
     const answered = await extra;
     expect(answered.error).toBeUndefined();

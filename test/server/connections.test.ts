@@ -1,16 +1,21 @@
 // Connection deadlines and the connection cap (docs/configuration.md#connections):
 // silent, trickling and idle clients lose their connection within the
 // configured time, on HTTP/1.1 and HTTP/2, while a normal client is served.
-// Short timeouts keep the file to a few seconds.
+// Short timeouts keep the file to a few seconds; the bounds past them are
+// generous (a loaded machine runs timers late), far below the defaults.
 import http2 from "node:http2";
 import net from "node:net";
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { afterAll, beforeAll, describe, expect, it, vi } from "vitest";
 import { startTestServer, type TestServer } from "../support/server.js";
 import { parseHttp1 } from "../support/wire.js";
 
 const limits = { protocol: 300, headers: 500, receive: 1000, idle: 800 };
-/** Node checks the HTTP/1.1 deadlines every quarter of the shorter one; allow that, a loaded CI machine, and a little more. */
-const slack = 1000;
+/**
+ * Node checks the HTTP/1.1 deadlines every quarter of the shorter one, and a loaded machine runs
+ * timers late: allow that, generously. A setting that was not applied would leave its default
+ * (10 s and more), or no deadline at all.
+ */
+const slack = 5000;
 
 let server: TestServer;
 beforeAll(async () => {
@@ -27,9 +32,13 @@ afterAll(async () => {
 
 interface Slow {
   kind: string;
+  /** Resolves once the connection is established. */
+  connected: Promise<void>;
   /** Milliseconds from connecting until the server closed the connection (Infinity if it never did). */
   closedAfter: Promise<number>;
+  closed: () => boolean;
   received: () => string;
+  destroy: () => void;
 }
 
 /** A connection that sends `first` at once and then one byte of `trickle` every `everyMs`, until the server closes it. */
@@ -41,24 +50,40 @@ function slowClient(kind: string, port: number, first: string, trickle: string, 
   socket.on("data", (d) => (text += d.toString("latin1")));
   socket.on("error", () => {});
   let timer: NodeJS.Timeout | undefined;
-  socket.on("connect", () => {
-    if (first) socket.write(first);
-    timer = setInterval(() => {
-      if (at < trickle.length && socket.writable) socket.write(trickle[at++]);
-    }, everyMs);
-  });
+  let closed = false;
+  const connected = new Promise<void>((resolve) =>
+    socket.on("connect", () => {
+      if (first) socket.write(first);
+      timer = setInterval(() => {
+        if (at < trickle.length && socket.writable) socket.write(trickle[at++]);
+      }, everyMs);
+      resolve();
+    }),
+  );
   const closedAfter = new Promise<number>((resolve) => {
     const giveUp = setTimeout(() => {
       socket.destroy();
       resolve(Infinity);
     }, giveUpMs);
     socket.on("close", () => {
+      closed = true;
       clearInterval(timer);
       clearTimeout(giveUp);
       resolve(Date.now() - started);
     });
   });
-  return { kind, closedAfter, received: () => text };
+  return { kind, connected, closedAfter, closed: () => closed, received: () => text, destroy: () => socket.destroy() };
+}
+
+/** A normal screening request. */
+async function guard(target: TestServer, body: string): Promise<Response> {
+  const res = await fetch(`${target.url}/v2/guard`, {
+    method: "POST",
+    headers: { authorization: `Bearer ${target.screeningKey}`, "content-type": "application/json" },
+    body,
+  });
+  await res.text();
+  return res;
 }
 
 describe("slow connections (slowloris)", () => {
@@ -74,21 +99,8 @@ describe("slow connections (slowloris)", () => {
       slow.push(slowClient("body", port, `POST /v2/guard HTTP/1.1\r\nHost: x\r\nContent-Type: application/json\r\nContent-Length: 1000\r\n\r\n`, "x".repeat(1000)));
     }
 
-    // Meanwhile: normal requests, each answered promptly.
-    const latencies: number[] = [];
-    for (let i = 0; i < 10; i++) {
-      const t0 = Date.now();
-      const res = await fetch(`${server.url}/v2/guard`, {
-        method: "POST",
-        headers: { authorization: `Bearer ${server.screeningKey}`, "content-type": "application/json" },
-        body,
-      });
-      expect(res.status).toBe(200);
-      await res.text();
-      latencies.push(Date.now() - t0);
-      await new Promise((r) => setTimeout(r, 50));
-    }
-    expect(Math.max(...latencies)).toBeLessThan(1000);
+    // Meanwhile: normal requests, each answered.
+    for (let i = 0; i < 10; i++) expect((await guard(server, body)).status).toBe(200);
 
     const closed = await Promise.all(slow.map((s) => s.closedAfter));
     const deadline: Record<string, number> = {
@@ -106,6 +118,32 @@ describe("slow connections (slowloris)", () => {
       const res = parseHttp1(s.received());
       expect(res.status).toBe(408);
       expect(res.body).toMatchObject({ status: "error", error: "request_timeout", code: 408, request_id: res.headers["x-request-id"] });
+    }
+  });
+
+  it("a normal client is served while 120 slow connections are held", async () => {
+    // Deadlines far away: the slow connections are all still open when the normal requests are
+    // answered, however long a loaded machine takes; a service they starved would answer only
+    // once their deadlines closed them.
+    const patient = await startTestServer({ PARAPET_PROTOCOL_TIMEOUT_MS: "30000", PARAPET_HEADERS_TIMEOUT_MS: "30000", PARAPET_RECEIVE_TIMEOUT_MS: "30000" });
+    const slow: Slow[] = [];
+    try {
+      const port = patient.app.port;
+      for (let i = 0; i < 30; i++) {
+        slow.push(slowClient("silent", port, "", "", 50, 60_000));
+        slow.push(slowClient("preface", port, "", "PRI * HTTP/2.0\r\n\r\nSM\r\n\r\n", 100, 60_000));
+        slow.push(slowClient("headers", port, "POST /v2/guard HTTP/1.1\r\n", "Host: x\r\nX-Slow: " + "a".repeat(1000), 50, 60_000));
+        slow.push(
+          slowClient("body", port, `POST /v2/guard HTTP/1.1\r\nHost: x\r\nContent-Type: application/json\r\nContent-Length: 1000\r\n\r\n`, "x".repeat(1000), 50, 60_000),
+        );
+      }
+      await Promise.all(slow.map((s) => s.connected));
+      const body = JSON.stringify({ messages: [{ role: "user", content: "hello" }] });
+      for (let i = 0; i < 10; i++) expect((await guard(patient, body)).status).toBe(200);
+      expect(slow.filter((s) => s.closed()).map((s) => s.kind)).toEqual([]);
+    } finally {
+      for (const s of slow) s.destroy();
+      await patient.close();
     }
   });
 
@@ -168,24 +206,25 @@ describe("connection cap", () => {
   it("connections beyond PARAPET_MAX_CONNECTIONS are closed at once; the service serves again when they go", async () => {
     const capped = await startTestServer({ PARAPET_MAX_CONNECTIONS: "20", PARAPET_PROTOCOL_TIMEOUT_MS: "60000" });
     try {
+      // Each connection is answered once, so the server has accepted all 20; they stay open (keep-alive).
       const held = await Promise.all(
         Array.from(
           { length: 20 },
           () =>
             new Promise<net.Socket>((resolve) => {
-              const s = net.connect(capped.app.port, "127.0.0.1", () => resolve(s));
+              const s = net.connect(capped.app.port, "127.0.0.1", () => s.write("GET /livez HTTP/1.1\r\nHost: x\r\n\r\n"));
+              s.once("data", () => resolve(s));
               s.on("error", () => {});
             }),
         ),
       );
-      // Give the server the time to accept them all.
-      await new Promise((r) => setTimeout(r, 100));
       const extra = slowClient("over the cap", capped.app.port, "GET /livez HTTP/1.1\r\nHost: x\r\n\r\n", "");
-      expect(await extra.closedAfter).toBeLessThan(1000);
+      // At once, not at a deadline (generous for a loaded machine: the protocol timeout is 60 s here).
+      expect(await extra.closedAfter).toBeLessThan(slack);
       expect(extra.received()).toBe("");
       for (const s of held) s.destroy();
-      await new Promise((r) => setTimeout(r, 100));
-      expect((await capped.rest("GET", "/v1/policies/policy-default")).status).toBe(200);
+      // Served again once the server has seen them go.
+      await vi.waitFor(async () => expect((await capped.rest("GET", "/v1/policies/policy-default")).status).toBe(200), { timeout: 10_000, interval: 100 });
     } finally {
       await capped.close();
     }

@@ -210,13 +210,20 @@ describe("DELETE /v1-beta/api-keys/{key_id}", () => {
     const elsewhere = await ApiKeys.open(server.app.db);
     const revokedAt = Date.now();
     expect(await elsewhere.revoke(made.api_key.id)).toBe(true);
+    // Time is read when each request starts: a request that started more than 5 s after the
+    // revocation and was still let in is a stale cache, however slowly a loaded machine answers.
     let status = 200;
-    while (status === 200 && Date.now() - revokedAt < 6_000) {
+    let lastAccepted = revokedAt;
+    while (status === 200 && Date.now() - revokedAt < 30_000) {
+      const sent = Date.now();
       status = (await guard()).status;
-      if (status === 200) await new Promise((r) => setTimeout(r, 100));
+      if (status === 200) {
+        lastAccepted = sent;
+        await new Promise((r) => setTimeout(r, 100));
+      }
     }
     expect(status).toBe(401);
-    expect(Date.now() - revokedAt).toBeLessThan(5_000);
+    expect(lastAccepted - revokedAt).toBeLessThan(5_000);
   });
 });
 

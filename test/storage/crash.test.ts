@@ -118,7 +118,8 @@ describe("crash safety of the embedded engine (child processes)", () => {
       await holder.waitFor((l) => l.includes("ready"), 20_000);
       const started = Date.now();
       await expect(EmbeddedDatabase.open({ dataDir: dir })).rejects.toThrow(new RegExp(`${dir}.*pid ${holder.child.pid}`));
-      expect(Date.now() - started).toBeLessThan(1000);
+      // At once, not after the 10 s wait for an owner that is exiting (generous for a loaded machine).
+      expect(Date.now() - started).toBeLessThan(5_000);
     } finally {
       holder.child.kill("SIGKILL");
       await holder.exited;
@@ -152,7 +153,8 @@ describe("crash safety of the embedded engine (child processes)", () => {
       expect(await zombie()).toBe(true);
       const started = Date.now();
       const db = await EmbeddedDatabase.open({ dataDir: dir, ttlSweepIntervalMs: 0 });
-      expect(Date.now() - started).toBeLessThan(2000);
+      // Taken over at once, not after the 10 s wait for an owner still exiting (generous for a loaded machine).
+      expect(Date.now() - started).toBeLessThan(5_000);
       await db.close();
     } finally {
       parent.kill("SIGKILL");

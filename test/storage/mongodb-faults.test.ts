@@ -278,7 +278,8 @@ describe("MongoDB retries under injected faults", () => {
     const took = Date.now() - started;
     expect(e).toBeInstanceOf(MongoUnavailableError);
     expect((e as MongoUnavailableError).outcome).toBe("not-applied");
-    expect(took).toBeLessThan(1_000);
+    // Generous for a loaded machine: a hundred attempts would take seconds.
+    expect(took).toBeLessThan(2_000);
     const left = fake.faults.length;
     await new Promise((r) => setTimeout(r, 100));
     expect(fake.faults.length).toBe(left); // no attempt after the deadline
@@ -295,7 +296,8 @@ describe("MongoDB retries under injected faults", () => {
     });
     const started = Date.now();
     await expect(hung.insertOne({ _id: "x" })).rejects.toBeInstanceOf(MongoUnavailableError);
-    expect(Date.now() - started).toBeLessThan(1_000);
+    // Generous for a loaded machine: without the deadline the call is waited for forever.
+    expect(Date.now() - started).toBeLessThan(2_000);
   });
 
   it("changes a TTL through collMod instead of failing with IndexOptionsConflict", async () => {

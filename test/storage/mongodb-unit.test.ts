@@ -111,8 +111,8 @@ describe("MongoDB retries inside the request's deadline", () => {
     expect((e as MongoUnavailableError).message).toMatch(/request's deadline/);
     // The policy's 10 s budget would have allowed 100 attempts; the deadline (less its margin) ended them.
     expect(took).toBeGreaterThanOrEqual(300 - DEADLINE_MARGIN_MS - 20);
-    // Timers may fire late on a loaded machine: the bound is the deadline plus some slack.
-    expect(took).toBeLessThan(400);
+    // Timers may fire late on a loaded machine: a generous bound, far below the seconds the budget allows.
+    expect(took).toBeLessThan(2_000);
     expect(attempts.length).toBeGreaterThan(1);
     for (const at of attempts) expect(at).toBeLessThan(deadline - DEADLINE_MARGIN_MS);
     // The Retry-After is the outage's estimate (the policy's budget), not what this request had left.
@@ -128,7 +128,8 @@ describe("MongoDB retries inside the request's deadline", () => {
       (err: unknown) => err,
     );
     expect(e).toBeInstanceOf(StorageUnavailableError);
-    expect(Date.now() - started).toBeLessThan(400);
+    // Generous for a loaded machine: without the deadline the attempt is waited for forever.
+    expect(Date.now() - started).toBeLessThan(2_000);
   });
 
   it("reports a write abandoned at the deadline as possibly applied: the driver may still send it", async () => {
@@ -149,7 +150,8 @@ describe("MongoDB retries inside the request's deadline", () => {
     await expect(
       withStorageDeadline(inner + 200, () => withStorageDeadline(inner + 60_000, () => withRetry(() => Promise.reject(noServer()), { idempotent: true, policy }))),
     ).rejects.toThrow(/request's deadline/);
-    expect(Date.now() - inner).toBeLessThan(200);
+    // Generous for a loaded machine: the outer deadline or the policy's budget would take seconds.
+    expect(Date.now() - inner).toBeLessThan(2_000);
   });
 
   it("a storage call made after the request's deadline starts no attempt", async () => {
@@ -184,7 +186,8 @@ describe("MongoDB retries inside the request's deadline", () => {
     answered = true;
     const took = Date.now() - started;
     expect(e).toBeInstanceOf(StorageUnavailableError);
-    expect(took).toBeLessThan(400);
+    // Generous for a loaded machine: the policy's budget would retry for seconds.
+    expect(took).toBeLessThan(2_000);
     const connect = toConnectError(e, "req-1");
     expect(connect.code).toBe(Code.Unavailable);
     expect(connect.metadata.get("retry-after")).toBe("10");

@@ -15,7 +15,7 @@ import { openRepositories } from "../../src/repositories.js";
 import type { Database } from "../../src/storage/collection.js";
 import { EmbeddedDatabase } from "../../src/storage/embedded/engine.js";
 import { migrateSchema, schemaVersion, type Migration, type MigrationLog } from "../../src/storage/schema.js";
-import { engines, mongodb, tempDir, uriWithDatabase } from "./engines.js";
+import { engines, tempDir, uriWithDatabase } from "./engines.js";
 
 const DAY = 86_400_000;
 const dirs: string[] = [];
@@ -186,5 +186,3 @@ describe.each(engines)("schema migrations ($name)", (engine) => {
     }
   });
 });
-
-it.skipIf(mongodb.available)("the MongoDB runs of this file are skipped: MONGODB_URI is not set", () => undefined);

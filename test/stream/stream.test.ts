@@ -1,15 +1,28 @@
 // GuardStream over gRPC, Connect (HTTP/2) and REST (docs/streaming.md): what
 // is released, what is flagged where, enforce mode, the log written at close.
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { afterAll, beforeAll, describe, expect, it, vi } from "vitest";
+import { ScreeningPool } from "../../src/guard/worker-pool.js";
 import { startTestServer, type TestServer } from "../support/server.js";
 import { driver, failure, streamProtocols, type V } from "./support.js";
 
+/** Jobs on the server's screening worker not yet answered: the streams' text model passes. */
+const workerJobs = new Set<Promise<unknown>>();
+
 let server: TestServer;
 beforeAll(async () => {
+  const run = ScreeningPool.prototype.run;
+  vi.spyOn(ScreeningPool.prototype, "run").mockImplementation(function (this: ScreeningPool, ...args) {
+    const job = run.apply(this, args);
+    workerJobs.add(job);
+    const done = () => workerJobs.delete(job);
+    job.then(done, done);
+    return job;
+  });
   server = await startTestServer({ PARAPET_RETENTION_DAYS: "3650" });
 });
 afterAll(async () => {
   await server?.close();
+  vi.restoreAllMocks();
 });
 
 const conversation = [
@@ -17,7 +30,17 @@ const conversation = [
   { role: "user", content: "What are your opening hours?" },
 ];
 
-const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
+/**
+ * A model's pace, on any machine: the text models score each delta beside the verdicts, on the
+ * screening worker, and their findings come with the next verdict. Waiting for their pass before
+ * the next delta, rather than for some milliseconds, gives every run the verdicts of a machine where
+ * they keep up; a loaded one would otherwise still be scoring the first delta at the last.
+ */
+async function modelsScored(): Promise<void> {
+  while (workerJobs.size) await Promise.allSettled([...workerJobs]);
+  // The pass hands its result to the stream a few promise turns after the worker answered.
+  await new Promise((r) => setImmediate(r));
+}
 
 /** Splits a text into deltas of `n` characters. */
 const chunks = (text: string, n: number) => Array.from({ length: Math.ceil(text.length / n) }, (_, i) => text.slice(i * n, i * n + n));
@@ -58,7 +81,7 @@ describe.each(streamProtocols)("GuardStream over %s", (protocol) => {
     // At a model's pace: the text models score beside the verdicts, between deltas.
     for (const c of chunks(answer, 37)) {
       verdicts.push(await d.delta(c));
-      await sleep(30);
+      await modelsScored();
     }
     checkMonotonic(verdicts);
     const last = verdicts.at(-1)!;
@@ -132,7 +155,7 @@ describe.each(streamProtocols)("GuardStream over %s", (protocol) => {
     const verdicts: V[] = [];
     for (const text of [before, "+1 4", "15 5", "55 01", "34 between nine and six, or drop by the counter any day of the week. "]) {
       verdicts.push(await d.delta(text));
-      await sleep(30);
+      await modelsScored();
     }
     for (const v of verdicts) expect(v.released_offset).toBeLessThanOrEqual(before.length);
     const flag = verdicts.find((v) => v.detected)!;
@@ -153,7 +176,7 @@ describe.each(streamProtocols)("GuardStream over %s", (protocol) => {
       const v = await d.delta(c);
       verdicts.push(v);
       if (v.stop) break;
-      await sleep(30);
+      await modelsScored();
     }
     checkMonotonic(verdicts);
     const flag = verdicts.find((v) => v.detected);

@@ -152,7 +152,7 @@ for (const engine of engines) {
         const now = () => T0;
         const a = new SharedRateLimiter(await SharedBuckets.open(db), 1, 20, { now, storeTimeoutMs: PATIENT });
         const b = new SharedRateLimiter(await SharedBuckets.open(other), 1, 20, { now, storeTimeoutMs: PATIENT });
-        const answers = await Promise.all(Array.from({ length: 30 }, (_, i) => (i % 2 ? a : b).take("cold")));
+        const answers = await Promise.all(Array.from({ length: 30 }, (_, i) => Promise.resolve((i % 2 ? a : b).take("cold"))));
         expect(answers.filter((w) => w === 0)).toHaveLength(20);
         for (const w of answers.filter((w) => w !== 0)) expect(w).toBeGreaterThanOrEqual(1);
       });

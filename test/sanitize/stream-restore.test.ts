@@ -5,7 +5,7 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { StreamRestorer } from "../../src/sanitize/stream-restorer.js";
 import { startTestServer, type TestServer } from "../support/server.js";
-import { driver, failure, streamProtocols, type V } from "../stream/support.js";
+import { driver, failure, streamProtocols, type V } from "../guard/stream/support.js";
 import { guard, startVaultServer } from "./support.js";
 
 describe("StreamRestorer", () => {

@@ -1,0 +1,43 @@
+import { describe, expect, it } from "vitest";
+import { detectSsn, ssnStructurallyValid } from "../../../src/screening/detectors/pii/ssn.js";
+import { covered, expectNothing } from "./helpers.js";
+
+describe("pii/us_social_security_number", () => {
+  it("applies the SSA structural rules", () => {
+    expect(ssnStructurallyValid("536228901")).toBe(true);
+    for (const bad of ["000123456", "666123456", "900123456", "999123456", "536008901", "536220000", "078051120", "219099999"]) {
+      expect(ssnStructurallyValid(bad), bad).toBe(false);
+    }
+  });
+
+  it("rates dashed numbers l1 with context, l2 without", () => {
+    expect(detectSsn("SSN: 536-22-8901").level).toBe("l1_confident");
+    const text = "ref 536-22-8901";
+    const d = detectSsn(text);
+    expect(d.level).toBe("l2_very_likely");
+    expect(covered(text, d)).toEqual(["536-22-8901"]);
+  });
+
+  it("rates spaced numbers l1 with context, l3 without", () => {
+    expect(detectSsn("my social security number is 536 22 8901").level).toBe("l1_confident");
+    expect(detectSsn("code 536 22 8901").level).toBe("l3_likely");
+  });
+
+  it("takes nine digits in a row only next to SSN words", () => {
+    expect(detectSsn("ssn 536228901").level).toBe("l2_very_likely");
+    expectNothing(detectSsn("order 536228901 shipped"));
+  });
+
+  it("refuses invalid areas, groups, serials and published numbers", () => {
+    expectNothing(detectSsn("SSN 000-12-3456, 666-12-3456, 912-12-3456, 536-00-8901, 536-22-0000, 078-05-1120"));
+  });
+
+  it("does not take mixed separators or longer digit runs", () => {
+    expectNothing(detectSsn("SSN 536-22 8901 or 1536-22-8901 or 536-22-89012"));
+  });
+
+  it("keeps UTF-16 offsets past emoji", () => {
+    const text = "🆔 SSN 536-22-8901 🆗";
+    expect(covered(text, detectSsn(text))).toEqual(["536-22-8901"]);
+  });
+});

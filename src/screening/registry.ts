@@ -1,65 +1,16 @@
 // Every detector, by type: the catalogue policies are validated against, the
 // default policy is built from, the engine runs, and the stream, sanitize and
 // the console's generated catalogue read. Built from the detector modules' own
-// definitions (detector.ts). The list is written out, like ESLint's rule
-// index: its order is the catalogue order (the proto's `string.in` list, the
-// console, the default policy), and static imports keep the bundler, knip and
-// dependency-cruiser seeing every module.
+// definitions (detector.ts), listed by `npm run generate` in the catalogue
+// order of the proto's DetectorConfig.type list (detectors/index.generated.ts).
 import type { DetectFn, DetectorDefinition, DetectorKind } from "./detector.js";
-import { overrideAllow, overrideDeny } from "./detectors/overrides.js";
-import { address } from "./detectors/pii/address/index.js";
-import { creditCard } from "./detectors/pii/credit-card.js";
-import { email } from "./detectors/pii/email.js";
-import { iban } from "./detectors/pii/iban.js";
-import { ipAddress } from "./detectors/pii/ip-address.js";
-import { name } from "./detectors/pii/name/index.js";
-import { phoneNumber } from "./detectors/pii/phone.js";
-import { ssn } from "./detectors/pii/ssn.js";
-import { profanity } from "./detectors/profanity.js";
-import { toolAccessControl } from "./detectors/tool-access-control.js";
-import { unknownLinks } from "./detectors/unknown-links.js";
-import { dangerousDeviation } from "./detectors/learned/dangerous-deviation.js";
-import { crime, hate, selfHarm, sexual, violence, weapons } from "./detectors/learned/moderation.js";
-import { promptAttack } from "./detectors/learned/prompt-attack.js";
-import { create, read, remove, update } from "./detectors/learned/tool-actions.js";
-import { toolPayload } from "./detectors/learned/tool-payload.js";
-import { untrustedDestination } from "./detectors/learned/untrusted-destination.js";
-import { untrustedSource } from "./detectors/learned/untrusted-source.js";
+import { detectorDefinitions } from "./detectors/index.generated.js";
 import { loadModels, loadOnnxModeration, loadOnnxPromptAttack, modelVersion, prepare } from "./detectors/learned/runtime/models.js";
 import type { OnnxModerationOptions, OnnxPromptAttackOptions } from "./detectors/learned/runtime/onnx-classifier.js";
 import type { Part } from "./parts.js";
 import type { FamilyCounter, LogFamily } from "./vocabulary.js";
 
-export const detectors: readonly DetectorDefinition[] = [
-  promptAttack,
-  hate,
-  sexual,
-  profanity,
-  violence,
-  weapons,
-  crime,
-  selfHarm,
-  address,
-  creditCard,
-  email,
-  ipAddress,
-  name,
-  phoneNumber,
-  ssn,
-  iban,
-  unknownLinks,
-  overrideAllow,
-  overrideDeny,
-  toolPayload,
-  create,
-  read,
-  update,
-  remove,
-  untrustedDestination,
-  untrustedSource,
-  dangerousDeviation,
-  toolAccessControl,
-];
+export const detectors: readonly DetectorDefinition[] = detectorDefinitions;
 
 const byType = new Map(detectors.map((d) => [d.type, d]));
 

@@ -6,6 +6,7 @@ import { readFileSync } from "node:fs";
 import { describe, expect, it } from "vitest";
 import { colourOf, detectorCatalogue } from "../../console/src/catalogue.js";
 import { consoleCatalogue, consoleCatalogueFile, consoleCatalogueSource } from "../../scripts/generate-console-catalogue.js";
+import { detectorIndexFile, detectorIndexSource } from "../../scripts/generate-detector-index.js";
 import { isTextModel } from "../../src/guard/stream/session.js";
 import { placeholderType } from "../../src/sanitize/conversation.js";
 import { CUSTOM_GUARDRAIL, detectors, detectorTypes, kindOf } from "../../src/screening/registry.js";
@@ -49,6 +50,12 @@ describe("sanitize", () => {
       "override_deny",
     ];
     expect(types.map(placeholderType)).toEqual(["EMAIL", "PHONE", "NAME", "ADDRESS", "CREDIT_CARD", "IBAN", "SSN", "IP_ADDRESS", "CUSTOM", "CUSTOM"]);
+  });
+});
+
+describe("the registry's list", () => {
+  it("is every detector module's definition in the proto's order (run `npm run generate` and commit the result)", async () => {
+    expect(readFileSync(detectorIndexFile, "utf8")).toBe(await detectorIndexSource());
   });
 });
 

@@ -50,6 +50,7 @@ import { createRpcHandler } from "./server/rpc-adapter.js";
 import type { ProbeState } from "./server/probes.js";
 import { createRestHandler, sendError } from "./server/rest/handler.js";
 import { apiRoutes, apiServices, rpcPaths, serverRoutes, type ServiceImpls } from "./server/routes.js";
+import { localUrlOf, writeServiceRecord } from "./server/service-record.js";
 import type { Database } from "./storage/collection.js";
 import { openDatabase } from "./storage/open.js";
 
@@ -140,6 +141,12 @@ function guardDepsOf(config: Config, repos: Repositories, run: Pick<GuardDeps, "
   };
 }
 
+/** The record by which the `parapet` command finds the service on this data directory (docs/cli.md#the-service-record). */
+function recordService(config: Config, port: number, log: Logger): () => void {
+  const url = localUrlOf(config.host, port, Boolean(config.tls));
+  return writeServiceRecord(config.dataDir, url, (err) => log.warn({ err: String(err) }, "could not write the service record for the parapet command"));
+}
+
 export async function startApp(config: Config, log: Logger = createLogger(config.logLevel)): Promise<App> {
   const db = await openDatabase({
     mongodbUri: config.mongodbUri,
@@ -206,6 +213,7 @@ export async function startApp(config: Config, log: Logger = createLogger(config
     });
     probes.started = true;
     log.info({ port: listener.port, host: config.host, storage: db.engine, tls: Boolean(config.tls) }, "parapet listening");
+    if (db.engine === "embedded") closers.push(recordService(config, listener.port, log));
 
     return {
       port: listener.port,

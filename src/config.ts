@@ -214,11 +214,27 @@ function connectionsOf(env: NodeJS.ProcessEnv): Config["connections"] {
 }
 
 /**
- * Where the `parapet` command reaches the running service's API for key commands
- * (docs/cli.md#keys-while-the-service-runs). The service itself never reads these.
+ * Where the `parapet` command reaches the running service's API and with which keys, each with the
+ * variable it came from for messages (docs/cli.md#finding-the-service). PARAPET_API_KEY is the
+ * platform key's earlier name. The service itself never reads these.
  */
-export function cliApiOf(env: NodeJS.ProcessEnv = process.env): { url?: string; key?: string } {
-  return { url: env.PARAPET_URL || undefined, key: env.PARAPET_API_KEY || undefined };
+export function cliApiOf(env: NodeJS.ProcessEnv = process.env): {
+  url?: string;
+  platformKey?: { key: string; from: string };
+  screeningKey?: { key: string; from: string };
+  /** Whether this shell sets PORT, or the command falls back on the default. */
+  portSet: boolean;
+} {
+  const first = (...names: string[]) => {
+    const name = names.find((n) => env[n]);
+    return name ? { key: env[name]!, from: name } : undefined;
+  };
+  return {
+    url: env.PARAPET_URL || undefined,
+    platformKey: first("PARAPET_PLATFORM_KEY", "PARAPET_API_KEY"),
+    screeningKey: first("PARAPET_SCREENING_KEY"),
+    portSet: Boolean(env.PORT),
+  };
 }
 
 /** Options from PARAPET_PROMPT_ATTACK_ONNX / _TOKENIZER / _THRESHOLDS / _LABEL, or undefined when unset. */

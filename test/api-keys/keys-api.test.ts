@@ -275,7 +275,7 @@ describe("server reflection on the real service", () => {
 describe("the parapet command while the service runs", () => {
   const cli = (env: Record<string, string>, ...args: string[]) =>
     run(process.execPath, [path.resolve("bin/parapet.js"), ...args], {
-      env: { ...process.env, PARAPET_DATA_DIR: server.dataDir, MONGODB_URI: "", PARAPET_URL: "", PARAPET_API_KEY: "", ...env },
+      env: { ...process.env, PARAPET_DATA_DIR: server.dataDir, MONGODB_URI: "", PARAPET_URL: "", PARAPET_API_KEY: "", PARAPET_PLATFORM_KEY: "", ...env },
     });
 
   it("creates, lists and revokes keys through the API with --url and --key", async () => {
@@ -295,12 +295,19 @@ describe("the parapet command while the service runs", () => {
     expect((await server.rest("POST", "/v2/guard", { messages: [{ role: "user", content: "hi" }] }, key)).status).toBe(401);
   });
 
-  it("without --url, says that the service is running and how to use the API (exit 1)", async () => {
-    // The hint names the address the configuration gives the service.
+  it("without --url, finds the running service; with no platform key anywhere, says where to put one (exit 1)", async () => {
+    // The service's own record names where it listens, whatever HOST and PORT this shell sets;
+    // this server's keys came from the environment, so there is no bootstrap keys file to use.
     const err = await cli({ HOST: "0.0.0.0", PORT: "8123" }, "keys", "list").catch((e) => e);
     expect(err.code).toBe(1);
     expect(err.stderr).toContain("the service is running");
-    expect(err.stderr).toContain("--url http://127.0.0.1:8123 --key");
+    expect(err.stderr).toContain(`listening on ${server.url}`);
+    expect(err.stderr).not.toContain("8123");
+    expect(err.stderr).toMatch(/pass --key with a platform key, set PARAPET_PLATFORM_KEY, or keep the platform_key in .*bootstrap-keys\.json/);
+    // With a key in the environment, the same command goes through the API.
+    const listed = await cli({ PARAPET_PLATFORM_KEY: server.platformKey, PORT: "8123" }, "keys", "list");
+    expect(listed.stdout).toContain("\torg-default\tplatform\tread-write\t");
+    expect(listed.stderr).toContain(`keys go through its API at ${server.url}, with the PARAPET_PLATFORM_KEY`);
     const orgs = await cli({}, "orgs", "list").catch((e) => e);
     expect(orgs.code).toBe(1);
     expect(orgs.stderr).toMatch(/service is running.*stop the service/);

@@ -1,7 +1,9 @@
 // `npm run lint:openapi`: gen/openapi.json is a valid OpenAPI 3.1 document
 // (the specification's own JSON Schema) and every schema in it compiles as
 // JSON Schema 2020-12 in Ajv's strict mode (no unknown keywords or formats,
-// no `required` of undeclared properties, every $ref resolves), which the specification's schema leaves unchecked.
+// no `required` of undeclared properties, every $ref resolves), which the specification's schema leaves unchecked;
+// and every operation has examples (its path parameters, its JSON request body, an answer), each valid
+// against its own schema (docs/openapi.md#examples).
 // test/server/openapi-responses.test.ts validates real responses with the
 // same compiler.
 import { readFile } from "node:fs/promises";
@@ -11,9 +13,9 @@ import { Validator } from "@seriousme/openapi-schema-validator";
 import { Ajv2020, type ValidateFunction } from "ajv/dist/2020.js";
 import addFormats from "ajv-formats";
 
-type Media = { schema?: unknown };
+type Media = { schema?: unknown; examples?: Record<string, { value?: unknown }> };
 type Operation = {
-  parameters?: { name: string; schema?: unknown }[];
+  parameters?: { name: string; in?: string; schema?: unknown; example?: unknown }[];
   requestBody?: { content?: Record<string, Media> };
   responses?: Record<string, { content?: Record<string, Media> }>;
 };
@@ -50,8 +52,42 @@ function* operationSchemas(doc: Doc): Iterable<[where: string, schema: unknown]>
   }
 }
 
-/** Problems with the document; empty when it is valid. */
-export async function lintOpenApi(doc: Doc): Promise<string[]> {
+/** Examples their own schema refuses, and (`required`) operations without examples. */
+function exampleProblems(doc: Doc, compile: (schema: unknown) => ValidateFunction, required: boolean): string[] {
+  const problems: string[] = [];
+  const check = (where: string, schema: unknown, value: unknown) => {
+    const validate = compile(schema ?? {});
+    if (!validate(value)) problems.push(`${where}: the example does not match its schema: ${JSON.stringify(validate.errors).slice(0, 600)}`);
+  };
+  for (const [p, item] of Object.entries(doc.paths ?? {})) {
+    for (const [method, op] of Object.entries(item)) {
+      const at = `${method.toUpperCase()} ${p}`;
+      for (const param of op.parameters ?? []) {
+        if (param.example !== undefined) check(`${at} parameter ${param.name}`, param.schema, param.example);
+        else if (required && param.in === "path") problems.push(`${at}: path parameter ${param.name} has no example`);
+      }
+      const json = op.requestBody?.content?.["application/json"];
+      if (required && json && !json.examples) problems.push(`${at}: the request body has no example`);
+      for (const [type, media] of Object.entries(op.requestBody?.content ?? {})) {
+        for (const [name, ex] of Object.entries(media.examples ?? {})) if (media.schema) check(`${at} request ${type} example ${name}`, media.schema, ex.value);
+      }
+      let answered = false;
+      for (const [status, res] of Object.entries(op.responses ?? {})) {
+        for (const [type, media] of Object.entries(res.content ?? {})) {
+          for (const [name, ex] of Object.entries(media.examples ?? {})) {
+            answered = true;
+            check(`${at} ${status} ${type} example ${name}`, media.schema, ex.value);
+          }
+        }
+      }
+      if (required && !answered) problems.push(`${at}: no answer has an example`);
+    }
+  }
+  return problems;
+}
+
+/** Problems with the document; empty when it is valid. `requireExamples`: every operation must have examples, as Parapet's document does. */
+export async function lintOpenApi(doc: Doc, { requireExamples = true } = {}): Promise<string[]> {
   const problems: string[] = [];
   const validator = new Validator();
   const result = await validator.validate(structuredClone(doc));
@@ -77,7 +113,8 @@ export async function lintOpenApi(doc: Doc): Promise<string[]> {
       problems.push(`${where}: ${(err as Error).message}`);
     }
   }
-  return problems;
+  if (problems.length > 0) return problems;
+  return exampleProblems(doc, compile, requireExamples);
 }
 
 if (process.argv[1] && path.resolve(process.argv[1]) === fileURLToPath(import.meta.url)) {

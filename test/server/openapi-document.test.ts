@@ -36,6 +36,40 @@ describe("gen/openapi.json", () => {
     expect((await lintOpenApi(dangling)).join("\n")).toMatch(/POST \/v2\/guard 200 application\/json: can't resolve reference/);
   });
 
+  it("says where the service is and under which licence", () => {
+    expect(doc.info.license).toEqual({ name: "Apache-2.0", identifier: "Apache-2.0" });
+    expect(JSON.parse(readFileSync(path.join(root, "package.json"), "utf8")).license).toBe(doc.info.license.identifier);
+    expect(doc.servers[0]).toMatchObject({ url: "/" });
+    expect(doc.servers[1]).toMatchObject({ url: "{scheme}://{host}:{port}", variables: { port: { default: "8080" }, host: { default: "localhost" } } });
+  });
+
+  it("requires the fields the service requires: protovalidate rules that refuse the empty value", () => {
+    const schemas = doc.components.schemas;
+    expect(schemas["parapet.v1.Message-Input"].required).toContain("role");
+    expect(schemas["parapet.v1.PolicyRequest"].required).toEqual(expect.arrayContaining(["name", "default_threshold"]));
+    expect(schemas["parapet.v1.GetLogsRequest"].required).toEqual(expect.arrayContaining(["start_time", "end_time"]));
+    // "" is one of the allowed roles of a stream's message: not required.
+    expect(schemas["parapet.v1.GuardStreamOpen"].required ?? []).not.toContain("role");
+  });
+
+  it("fails the check when an operation has no example or an example does not match its schema", async () => {
+    const noExample = structuredClone(doc);
+    delete noExample.paths["/v2/guard"].post.requestBody.content["application/json"].examples;
+    delete noExample.paths["/v2/guard"].post.responses["200"].content["application/json"].examples;
+    delete noExample.paths["/v1/policies/{policy_id}"].get.parameters[0].example;
+    const problems = (await lintOpenApi(noExample)).join("\n");
+    expect(problems).toMatch(/POST \/v2\/guard: the request body has no example/);
+    expect(problems).toMatch(/POST \/v2\/guard: no answer has an example/);
+    expect(problems).toMatch(/GET \/v1\/policies\/\{policy_id\}: path parameter policy_id has no example/);
+    const wrong = structuredClone(doc);
+    const policy = wrong.paths["/v1/policies"].post.requestBody.content["application/json"].examples.example.value;
+    delete policy.default_threshold;
+    wrong.paths["/v2/guard"].post.responses["200"].content["application/json"].examples.example.value.flagged = "yes";
+    const wrongProblems = (await lintOpenApi(wrong)).join("\n");
+    expect(wrongProblems).toMatch(/POST \/v1\/policies request application\/json example example: the example does not match its schema.*default_threshold/);
+    expect(wrongProblems).toMatch(/POST \/v2\/guard 200 application\/json example example: the example does not match its schema/);
+  });
+
   it("has exactly the REST paths the service serves", () => {
     const served = apiServices.flatMap((s) =>
       s.methods.flatMap((m) => {

@@ -56,6 +56,32 @@ service ThingService {
     };
   }
   rpc NotOnRest(GetThingRequest) returns (Thing);
+  rpc CheckRules(RulesRequest) returns (Error) {
+    option (google.api.http) = {
+      post: "/v1/rules"
+      body: "*"
+    };
+  }
+}
+
+// Which rules make a field required: its zero value (what an absent field reads as) fails them.
+message RulesRequest {
+  string kind = 1 [(buf.validate.field).string = {in: ["a", "b"]}];
+  string maybe = 2 [(buf.validate.field).string = {in: ["", "a"]}];
+  string id = 3 [(buf.validate.field).string.min_len = 1];
+  string digits = 4 [(buf.validate.field).string.pattern = "^[0-9]+$"];
+  string loose = 5 [(buf.validate.field).string.pattern = "^[0-9]*$"];
+  optional string opt = 6 [(buf.validate.field).string.min_len = 1];
+  int32 count = 7 [(buf.validate.field).int32.gt = 0];
+  int32 around = 8 [(buf.validate.field).int32 = {gte: -5, lte: 5}];
+  int32 outside = 9 [(buf.validate.field).int32 = {gt: 10, lt: 5}];
+  repeated string items = 10 [(buf.validate.field).repeated.min_items = 1];
+  map<string, string> pairs = 11 [(buf.validate.field).map.min_pairs = 1];
+  string skipped = 12 [(buf.validate.field).ignore = IGNORE_IF_ZERO_VALUE, (buf.validate.field).string.min_len = 1];
+  Color color = 13 [(buf.validate.field).enum = {not_in: [0]}];
+  bool yes = 14 [(buf.validate.field).bool.const = true];
+  Thing thing = 15;
+  string email = 16 [(buf.validate.field).string.email = true];
 }
 
 message Error {
@@ -163,13 +189,19 @@ describe("protoc-gen-openapi on a sample proto", () => {
   });
 
   it("is a valid OpenAPI 3.1 document whose schemas compile in strict mode", async () => {
-    expect(await lintOpenApi(doc)).toEqual([]);
+    expect(await lintOpenApi(doc, { requireExamples: false })).toEqual([]);
     expect(doc.info).toMatchObject({ title: "Sample", version: "v1" });
   });
 
   it("has one operation per RPC with an HTTP rule, and none for the others", () => {
     const ops = Object.entries(doc.paths).flatMap(([p, item]: [string, any]) => Object.keys(item).map((m) => `${m} ${p}`));
-    expect(ops.sort()).toEqual(["get /v1/boxes/{box_id}/things/{thing_id}", "patch /v1/things/{thing_id}", "post /v1/uploads", "put /v1/things/{thing_id}"]);
+    expect(ops.sort()).toEqual([
+      "get /v1/boxes/{box_id}/things/{thing_id}",
+      "patch /v1/things/{thing_id}",
+      "post /v1/rules",
+      "post /v1/uploads",
+      "put /v1/things/{thing_id}",
+    ]);
   });
 
   it("takes descriptions from the comments", () => {
@@ -286,6 +318,63 @@ describe("protoc-gen-openapi on a sample proto", () => {
     expect(validate({ ...empty, big: 5 })).toBe(false);
     const { small: _small, ...missing } = empty;
     expect(validate(missing)).toBe(false);
+  });
+
+  it("requires the request fields whose zero value the protovalidate rules refuse", () => {
+    const rules = doc.components.schemas["sample.v1.RulesRequest"];
+    expect(rules.required).toEqual(["kind", "id", "digits", "count", "items", "pairs", "color", "yes", "email"]);
+    // A string field with `in` rules, "" not among them: required as well.
+    expect(doc.components.schemas["sample.v1.Thing-Input"].required).toEqual(["name"]);
+    expect(doc.components.schemas["sample.v1.Thing"].required).toContain("name");
+  });
+
+  it("has no servers but the relative one, no licence and no examples unless asked", () => {
+    expect(doc.servers).toEqual([{ url: "/", description: expect.any(String) }]);
+    expect(doc.info.license).toBeUndefined();
+    expect(JSON.stringify(doc.paths)).not.toContain('"examples"');
+  });
+
+  it("adds a licence, a templated server and the examples of a file", async () => {
+    const file = path.join(dir, "examples.json");
+    writeFileSync(
+      file,
+      JSON.stringify({
+        ThingService_PatchThing: { summary: "Rename", parameters: { thing_id: "t1" }, request: { name: "a" }, response: { name: "a" } },
+        ThingService_GetThing: { parameters: { box_id: "b1", thing_id: "t1", limit: 5 }, status: 404, response: { error: "not_found", code: 404 } },
+      }),
+    );
+    const withExamples = run(fileSet, `${options},license=MIT,port=9090,examples=${file}`);
+    expect(withExamples.info.license).toEqual({ name: "MIT", identifier: "MIT" });
+    expect(withExamples.servers[1]).toMatchObject({ url: "{scheme}://{host}:{port}", variables: { port: { default: "9090" } } });
+    const patch = withExamples.paths["/v1/things/{thing_id}"].patch;
+    expect(patch.parameters[0].example).toBe("t1");
+    expect(patch.requestBody.content["application/json"].examples).toEqual({ example: { summary: "Rename", value: { name: "a" } } });
+    expect(patch.responses["200"].content["application/json"].examples.example.value).toEqual({ name: "a" });
+    const get = withExamples.paths["/v1/boxes/{box_id}/things/{thing_id}"].get;
+    expect(get.parameters.map((p: any) => p.example)).toEqual(["b1", "t1", 5, undefined]);
+    // An example of another status makes that response explicit, a copy of the shared one.
+    expect(get.responses["404"].content["application/json"]).toMatchObject({
+      schema: { $ref: "#/components/schemas/sample.v1.Error" },
+      examples: { example: { value: { error: "not_found", code: 404 } } },
+    });
+    expect(withExamples.components.responses.NotFound.content["application/json"].examples).toBeUndefined();
+    // The 404 example is a valid Error; the PATCH answer leaves out fields a Thing always has.
+    const problems = await lintOpenApi(withExamples, { requireExamples: false });
+    expect(problems).toHaveLength(1);
+    expect(problems[0]).toMatch(
+      /^PATCH \/v1\/things\/\{thing_id\} 200 application\/json example example: the example does not match its schema: .*must have required property 'big'/,
+    );
+
+    const refused = (examples: object, opts = options) => {
+      writeFileSync(file, JSON.stringify(examples));
+      return () => run(fileSet, `${opts},examples=${file}`);
+    };
+    expect(refused({ ThingService_Nope: {} })).toThrow(/no operation ThingService_Nope/);
+    expect(refused({ ThingService_GetThing: { parameters: { nope: 1 } } })).toThrow(/ThingService_GetThing has no parameter nope/);
+    expect(refused({ ThingService_GetThing: { request: {} } })).toThrow(/ThingService_GetThing takes no request body/);
+    expect(refused({ ThingService_GetThing: { respone: {} } })).toThrow(/unknown keys respone/);
+    expect(() => run(fileSet, `${options},examples=${path.join(dir, "missing.json")}`)).toThrow(/cannot read/);
+    expect(() => run(fileSet, `${options},port=eighty`)).toThrow(/port=eighty/);
   });
 
   it("refuses unknown options and a missing or unknown error message", () => {

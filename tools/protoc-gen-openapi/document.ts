@@ -4,6 +4,7 @@
 import type { DescFile, DescMessage, DescService } from "@bufbuild/protobuf";
 import { commentOf } from "./comments.js";
 import type { JsonSchema } from "./json-schema.js";
+import { applyExamples, type Examples } from "./examples.js";
 import { MessageSchemas } from "./message-schemas.js";
 import { bindingsOf, messagesOf, operationOf } from "./operations.js";
 import type { ProtoOptions } from "./proto-options.js";
@@ -12,6 +13,31 @@ export interface DocumentOptions {
   title: string;
   /** Full name of the message every error response carries. */
   errorMessage: string;
+  /** SPDX identifier of the API's licence (info.license); "" for none. */
+  license?: string;
+  /** The port a templated server defaults to; "" for no templated server. */
+  port?: string;
+  examples?: Examples;
+}
+
+/**
+ * `/` first: relative to where the document was fetched from, which for a document the
+ * service serves itself is the service (docs/openapi.md#servers). Then, for a copy loaded
+ * from a file, where nothing is relative, the address to fill in.
+ */
+function serversOf(port: string): JsonSchema[] {
+  const servers: JsonSchema[] = [{ url: "/", description: "The server this document was fetched from (GET /openapi.json)." }];
+  if (port === "") return servers;
+  servers.push({
+    url: "{scheme}://{host}:{port}",
+    description: "Any other address: the document loaded from a file.",
+    variables: {
+      scheme: { enum: ["http", "https"], default: "http", description: "https when the service has TLS_CERT_FILE and TLS_KEY_FILE set." },
+      host: { default: "localhost" },
+      port: { default: port },
+    },
+  });
+  return servers;
 }
 
 const errorResponses: [name: string, description: string, retryAfter?: boolean][] = [
@@ -76,6 +102,8 @@ export function buildDocument(files: readonly DescFile[], allFiles: readonly Des
     responses[name] = { description, headers, content: { "application/json": { schema: errorRef } } };
   }
 
+  if (options.examples) applyExamples(paths, responses, options.examples);
+
   const usedServices = services.filter((s) => bindings.some((b) => b.service === s));
   const packages = [...new Set(usedServices.map((s) => s.file.proto.package))];
   const versions = [...new Set(packages.map((p) => p.split(".").pop()!))];
@@ -86,7 +114,9 @@ export function buildDocument(files: readonly DescFile[], allFiles: readonly Des
       // The contract's version, from the proto packages (parapet.v1 -> v1).
       version: versions.join(", ") || "0",
       description: `The REST/JSON paths of ${packages.join(", ")}, generated from the protos' google.api.http options and comments. The same calls are served over gRPC, gRPC-Web and Connect (\`x-rpc\` names the method).`,
+      ...(options.license ? { license: { name: options.license, identifier: options.license } } : {}),
     },
+    servers: serversOf(options.port ?? ""),
     security: [{ bearer: [] }],
     tags: usedServices.map((s) => ({ name: s.name, ...(commentOf(s) ? { description: commentOf(s) } : {}) })),
     paths,

@@ -104,7 +104,8 @@ export function operationOf(b: Binding, schemas: MessageSchemas): JsonSchema {
     for (const field of input.fields) {
       if (field.fieldKind !== "scalar" || b.variables.includes(field.name) || field.name === rule.body) continue;
       const { description, ...schema } = schemas.fieldSchema(field, "request");
-      parameters.push({ name: field.name, in: "query", ...(description ? { description } : {}), schema });
+      const required = schemas.isRequired(field) ? { required: true } : {};
+      parameters.push({ name: field.name, in: "query", ...required, ...(description ? { description } : {}), schema });
     }
   }
   if (parameters.length > 0) op.parameters = parameters;

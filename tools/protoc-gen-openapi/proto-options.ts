@@ -3,6 +3,8 @@
 // generated can be imported here). Message-typed options come back as proto
 // JSON with proto field names: plain data that is easy to walk.
 import { getOption, hasOption, toJson, type DescExtension, type DescField, type DescFile, type DescMessage, type DescMethod, type JsonValue } from "@bufbuild/protobuf";
+import { FeatureSet_FieldPresence } from "@bufbuild/protobuf/wkt";
+import { refusesZeroValue } from "./validate-rules.js";
 
 export type JsonObject = { [k: string]: JsonValue };
 
@@ -22,7 +24,10 @@ export interface ProtoOptions {
   fieldRules(field: DescField): JsonObject | null;
   /** buf.validate.message CEL rules of a message: their messages and ids. */
   messageRules(message: DescMessage): { id: string; message: string }[];
-  /** protovalidate `required` or google.api.field_behavior REQUIRED. */
+  /**
+   * protovalidate `required`, rules that refuse the zero value of a field without
+   * explicit presence (validate-rules.ts, refusesZeroValue), or google.api.field_behavior REQUIRED.
+   */
   isRequired(field: DescField): boolean;
   /** The nullable field option: written as JSON null when unset. */
   isNullable(field: DescField): boolean;
@@ -53,6 +58,13 @@ function* extensionsOf(files: readonly DescFile[]): Iterable<DescExtension> {
 function messageOption(element: DescField | DescMessage | DescMethod, ext: DescExtension | undefined): JsonObject | null {
   if (!ext || ext.fieldKind !== "message" || !hasOption(element, ext)) return null;
   return toJson(ext.message, getOption(element, ext) as never, { useProtoFieldName: true }) as JsonObject;
+}
+
+/** A field left out of a JSON body is its zero value, which protovalidate checks: scalars and enums without `optional`, lists, maps. */
+function readsZeroWhenAbsent(field: DescField): boolean {
+  if (field.fieldKind === "list" || field.fieldKind === "map") return true;
+  if (field.fieldKind !== "scalar" && field.fieldKind !== "enum") return false;
+  return field.oneof === undefined && field.presence === FeatureSet_FieldPresence.IMPLICIT;
 }
 
 const verbs: HttpVerb[] = ["get", "put", "post", "delete", "patch"];
@@ -115,7 +127,9 @@ export function readProtoOptions(files: readonly DescFile[], nullableOption: str
       return cel.map((c) => ({ id: text(c.id), message: text(c.message ?? c.expression) }));
     },
     isRequired(field) {
-      if (messageOption(field, fieldValidate)?.required === true) return true;
+      const rules = messageOption(field, fieldValidate);
+      if (rules?.required === true) return true;
+      if (rules && readsZeroWhenAbsent(field) && refusesZeroValue(rules)) return true;
       if (!fieldBehavior || !requiredBehavior || !hasOption(field, fieldBehavior)) return false;
       return (getOption(field, fieldBehavior) as number[]).includes(requiredBehavior.number);
     },

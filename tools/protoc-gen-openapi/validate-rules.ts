@@ -68,3 +68,85 @@ export function applyFieldRules(rules: JsonObject, schema: JsonSchema): void {
     }
   }
 }
+
+/** Whether `value` passes the range rules (gt/gte/lt/lte) of a numeric rule set; a lower bound above the upper one is protovalidate's exclusive range. */
+function inRange(r: JsonObject, value: number): boolean {
+  const gt = num(r.gt);
+  const gte = num(r.gte);
+  const lt = num(r.lt);
+  const lte = num(r.lte);
+  const lower = gt ?? gte;
+  const upper = lt ?? lte;
+  const aboveLower = gt !== undefined ? value > gt : gte !== undefined ? value >= gte : true;
+  const belowUpper = lt !== undefined ? value < lt : lte !== undefined ? value <= lte : true;
+  if (lower !== undefined && upper !== undefined && lower > upper) return aboveLower || belowUpper;
+  return aboveLower && belowUpper;
+}
+
+const stringFormats = [
+  "email",
+  "hostname",
+  "ip",
+  "ipv4",
+  "ipv6",
+  "uri",
+  "uri_ref",
+  "address",
+  "uuid",
+  "tuuid",
+  "ip_with_prefixlen",
+  "ipv4_with_prefixlen",
+  "ipv6_with_prefixlen",
+  "ip_prefix",
+  "ipv4_prefix",
+  "ipv6_prefix",
+  "host_and_port",
+  "ulid",
+];
+
+function stringRefusesEmpty(r: JsonObject): boolean {
+  if (r.const !== undefined && r.const !== "") return true;
+  if (Array.isArray(r.in) && r.in.length > 0 && !r.in.includes("")) return true;
+  if (Array.isArray(r.not_in) && r.not_in.includes("")) return true;
+  for (const key of ["len", "min_len", "len_bytes", "min_bytes"]) if ((num(r[key]) ?? 0) > 0) return true;
+  for (const key of ["prefix", "suffix", "contains"]) if (typeof r[key] === "string" && r[key] !== "") return true;
+  if (stringFormats.some((f) => r[f] === true)) return true;
+  if (typeof r.well_known_regex === "string" && r.well_known_regex !== "KNOWN_REGEX_UNSPECIFIED") return true;
+  // Only ECMAScript-compatible patterns are judged here (see stringRules); an RE2-only one is left to the service.
+  if (typeof r.pattern === "string" && !r.pattern.startsWith("(?")) return !new RegExp(r.pattern, "u").test("");
+  return false;
+}
+
+function numberRefusesZero(r: JsonObject): boolean {
+  if (r.const !== undefined && num(r.const) !== 0) return true;
+  if (Array.isArray(r.in) && r.in.length > 0 && !r.in.some((v) => num(v) === 0)) return true;
+  if (Array.isArray(r.not_in) && r.not_in.some((v) => num(v) === 0)) return true;
+  return !inRange(r, 0);
+}
+
+/**
+ * Whether protovalidate refuses a field's zero value ("", 0, false, the first enum
+ * value, an empty list or map) under `rules`. A field without explicit presence
+ * reads as its zero value when a JSON body leaves it out, so such a field is
+ * required in practice even without `required: true` (a `string.in` list without "",
+ * `min_len: 1`, `repeated.min_items: 1`, ...).
+ */
+export function refusesZeroValue(rules: JsonObject): boolean {
+  if (rules.ignore !== undefined && rules.ignore !== "IGNORE_UNSPECIFIED") return false;
+  for (const [kind, value] of Object.entries(rules)) {
+    if (value === null || typeof value !== "object" || Array.isArray(value)) continue;
+    const r = value;
+    if (kind === "string" || kind === "bytes") {
+      if (stringRefusesEmpty(r)) return true;
+    } else if (numberKinds.includes(kind) || wideKinds.includes(kind) || kind === "enum") {
+      if (numberRefusesZero(r)) return true;
+    } else if (kind === "bool") {
+      if (r.const === true) return true;
+    } else if (kind === "repeated") {
+      if ((num(r.min_items) ?? 0) > 0) return true;
+    } else if (kind === "map") {
+      if ((num(r.min_pairs) ?? 0) > 0) return true;
+    }
+  }
+  return false;
+}

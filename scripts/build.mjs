@@ -5,7 +5,8 @@
 // thread and its esbuild process in the service and in every screening worker
 // (about 90 MB of resident memory; docs/operations.md). Type checking is
 // `npm run typecheck`; this only strips types (about half a second).
-import { mkdirSync, readdirSync, rmSync, writeFileSync } from "node:fs";
+import { createHash } from "node:crypto";
+import { mkdirSync, readdirSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import path from "node:path";
 import { fileURLToPath } from "node:url";
 import { build } from "esbuild";
@@ -65,6 +66,11 @@ export async function buildConsole(outdir = path.join(root, "dist", "console")) 
   const script = outputs.find((f) => f.endsWith(".js"));
   const style = outputs.find((f) => f.endsWith(".css"));
   mkdirSync(outdir, { recursive: true });
+  // The tab icon, content-hashed like the bundles (every asset is served as immutable). Named by
+  // a <link> so that browsers do not ask the API origin for /favicon.ico.
+  const icon = readFileSync(path.join(root, "console/src/favicon.svg"));
+  const iconName = `assets/favicon-${createHash("sha256").update(icon).digest("hex").slice(0, 8).toUpperCase()}.svg`;
+  writeFileSync(path.join(outdir, iconName), icon);
   // No inline script or style: the Content-Security-Policy allows files from this origin only.
   writeFileSync(
     path.join(outdir, "index.html"),
@@ -75,6 +81,7 @@ export async function buildConsole(outdir = path.join(root, "dist", "console")) 
 <meta name="viewport" content="width=device-width, initial-scale=1">
 <meta name="color-scheme" content="light dark">
 <title>Parapet console</title>
+<link rel="icon" type="image/svg+xml" href="/console/${iconName}">
 <link rel="stylesheet" href="/console/${style}">
 <script type="module" src="/console/${script}"></script>
 </head>

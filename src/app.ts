@@ -5,7 +5,7 @@ import {
   type CreateCustomGuardrailRequest,
   type UpdateCustomGuardrailRequest,
 } from "../gen/parapet/v1/custom_guardrails_pb.js";
-import { CreateApiKeyRequestSchema, type CreateApiKeyRequest } from "../gen/parapet/v1/api_keys_pb.js";
+import { CreateApiKeyRequestSchema, UpdateApiKeyRequestSchema, type CreateApiKeyRequest, type UpdateApiKeyRequest } from "../gen/parapet/v1/api_keys_pb.js";
 import { CreatePolicyRequestSchema, UpdatePolicyRequestSchema, type CreatePolicyRequest, type UpdatePolicyRequest } from "../gen/parapet/v1/policies_pb.js";
 import {
   LintPolicyDraftRequestSchema,
@@ -16,7 +16,7 @@ import {
 import { CreateProjectRequestSchema, UpdateProjectRequestSchema, type CreateProjectRequest, type UpdateProjectRequest } from "../gen/parapet/v1/projects_pb.js";
 import { analyticsService } from "./analytics/service.js";
 import { apiKeyService } from "./api-keys/service.js";
-import { apiKeyRequestViolations } from "./api-keys/validation.js";
+import { apiKeyRequestViolations, apiKeyUpdateViolations } from "./api-keys/validation.js";
 import { authInterceptor } from "./api/interceptors/auth.js";
 import { errorInterceptor } from "./api/interceptors/errors.js";
 import { timeoutInterceptor } from "./api/interceptors/timeout.js";
@@ -76,6 +76,7 @@ const crossFieldRules: CrossFieldRules = {
   [CreateCustomGuardrailRequestSchema.typeName]: (r: CreateCustomGuardrailRequest) => guardrailViolations(r.customGuardrail),
   [UpdateCustomGuardrailRequestSchema.typeName]: (r: UpdateCustomGuardrailRequest) => guardrailViolations(r.customGuardrail),
   [CreateApiKeyRequestSchema.typeName]: (r: CreateApiKeyRequest) => apiKeyRequestViolations(r),
+  [UpdateApiKeyRequestSchema.typeName]: (r: UpdateApiKeyRequest) => apiKeyUpdateViolations(r),
 };
 
 /** The vault and its settings, for sanitize, RestoreText and streams that restore (docs/sanitize.md). */
@@ -94,7 +95,7 @@ function services(config: Config, repos: Repositories, guard: GuardDeps, streams
     projects: projectService({ orgs, policies, projects }),
     customGuardrails: customGuardrailService({ orgs, guardrails }),
     guard: guardService(guard, streams),
-    logs: logService({ orgs, logs }),
+    logs: logService({ orgs, logs, keys: repos.keys }),
     analytics: analyticsService({ orgs, rollups }),
     retiredPolicies: retiredPolicyService,
     apiKeys: apiKeyService({ orgs, keys: repos.keys }),

@@ -5,6 +5,7 @@ import { useEffect, useMemo, useRef, useState } from "preact/hooks";
 import "uplot/dist/uPlot.min.css";
 import "./style.css";
 import { useAction } from "./actions.js";
+import { Announcer } from "./announce.js";
 import { apiFor, loadSession, saveSession, signIn, type Session } from "./api.js";
 import type { PageProps } from "./page-props.js";
 import { KeysPage } from "./pages/keys.js";
@@ -13,7 +14,8 @@ import { OverviewPage } from "./pages/overview.js";
 import { PlaygroundPage } from "./pages/playground.js";
 import { ImpactPage, PolicyEditorPage, PoliciesPage } from "./pages/policies.js";
 import { ProjectsPage } from "./pages/projects.js";
-import { ErrorBox } from "./ui.js";
+import { usePageTitle } from "./page-title.js";
+import { ActionButton, ErrorBox } from "./ui.js";
 
 const pages: { path: string; label: string }[] = [
   { path: "overview", label: "Overview" },
@@ -35,19 +37,38 @@ function parseHash(): { page: string; params: string[]; query: URLSearchParams }
 function useRoute() {
   const [route, setRoute] = useState(parseHash);
   useEffect(() => {
-    const on = () => setRoute(parseHash());
+    // A fragment that is not a route ("#main" from a link that escaped its handler) keeps the page.
+    const on = () => {
+      if (location.hash === "" || location.hash.startsWith("#/")) setRoute(parseHash());
+    };
     addEventListener("hashchange", on);
     return () => removeEventListener("hashchange", on);
   }, []);
   return route;
 }
 
-function SignIn({ onSession }: { onSession: (s: Session) => void }) {
+/** `focusField`: after signing out, focus goes to the key field rather than nowhere (the button it was on is gone). */
+function SignIn({ onSession, focusField }: { onSession: (s: Session) => void; focusField: boolean }) {
+  usePageTitle("Sign in");
   const [key, setKey] = useState("");
+  const input = useRef<HTMLInputElement>(null);
+  useEffect(() => {
+    if (focusField) input.current?.focus();
+  }, []);
   const { busy, problem, run } = useAction();
   const submit = (e: Event) => {
     e.preventDefault();
-    run(async () => onSession(await signIn(key.trim())));
+    if (busy || key.trim() === "") return;
+    run(async () => {
+      try {
+        onSession(await signIn(key.trim()));
+      } catch (err) {
+        // Refused: back in the field, which the error describes, to type another key.
+        input.current?.focus();
+        input.current?.select();
+        throw err;
+      }
+    });
   };
   return (
     <main id="main" class="signin">
@@ -55,29 +76,47 @@ function SignIn({ onSession }: { onSession: (s: Session) => void }) {
       <p>Sign in with a platform key of your organization. The key is kept in this tab only (session storage) and sent to this service only.</p>
       <form onSubmit={submit}>
         <label for="key">Platform key</label>
-        <input id="key" name="key" type="password" autocomplete="off" required value={key} onInput={(e) => setKey(e.currentTarget.value)} placeholder="ppk_…" />
-        <button type="submit" disabled={busy || key.trim() === ""}>
+        <input
+          id="key"
+          ref={input}
+          name="key"
+          type="password"
+          autocomplete="off"
+          required
+          value={key}
+          onInput={(e) => setKey(e.currentTarget.value)}
+          placeholder="ppk_…"
+          aria-invalid={problem ? "true" : undefined}
+          aria-describedby={problem ? "signin-error" : undefined}
+        />
+        <ActionButton type="submit" inactive={busy || key.trim() === ""}>
           {busy ? "Signing in…" : "Sign in"}
-        </button>
+        </ActionButton>
       </form>
-      {problem && <ErrorBox problem={problem} />}
+      {problem && <ErrorBox problem={problem} id="signin-error" />}
     </main>
   );
 }
 
-function Shell({ session, onSignOut }: { session: Session; onSignOut: () => void }) {
+/** Moves focus to the current page's heading (or its main region): the skip link's target, whatever the route. */
+function focusMain(main: HTMLElement | null): void {
+  (main?.querySelector<HTMLElement>("h1") ?? main)?.focus();
+}
+
+/** `focusFirst`: just signed in, so the first page's heading takes focus from the sign-in button that is gone. */
+function Shell({ session, onSignOut, focusFirst }: { session: Session; onSignOut: () => void; focusFirst: boolean }) {
   const route = useRoute();
   const api = useMemo(() => apiFor(session.key), [session.key]);
   const heading = useRef<HTMLDivElement>(null);
   // Keyboard and screen-reader users land on the new page's heading, not at the top of the document;
   // on first load focus stays at the top, where the skip link is.
-  const firstRender = useRef(true);
+  const firstRender = useRef(!focusFirst);
   useEffect(() => {
     if (firstRender.current) {
       firstRender.current = false;
       return;
     }
-    heading.current?.querySelector("h1")?.focus();
+    focusMain(heading.current);
   }, [route.page, route.params.join("/")]);
   const props: PageProps = { api, readOnly: session.readOnly, params: route.params, query: route.query };
   let page;
@@ -105,7 +144,15 @@ function Shell({ session, onSignOut }: { session: Session; onSignOut: () => void
   }
   return (
     <>
-      <a class="skip" href="#main">
+      {/* The href is for what a link is; following it would replace the route in the fragment. */}
+      <a
+        class="skip"
+        href="#main"
+        onClick={(e) => {
+          e.preventDefault();
+          focusMain(heading.current);
+        }}
+      >
         Skip to content
       </a>
       <header>
@@ -140,25 +187,33 @@ function Shell({ session, onSignOut }: { session: Session; onSignOut: () => void
 
 function App() {
   const [session, setSession] = useState(loadSession);
-  if (!session) {
-    return (
-      <SignIn
-        onSession={(s) => {
-          saveSession(s);
-          setSession(s);
-        }}
-      />
-    );
-  }
+  // Whether the session changed in this page (a sign-in or a sign-out) rather than at load.
+  const [changed, setChanged] = useState(false);
   return (
-    <Shell
-      session={session}
-      onSignOut={() => {
-        saveSession(null);
-        setSession(null);
-        location.hash = "";
-      }}
-    />
+    <>
+      {session ? (
+        <Shell
+          session={session}
+          focusFirst={changed}
+          onSignOut={() => {
+            saveSession(null);
+            setSession(null);
+            setChanged(true);
+            location.hash = "";
+          }}
+        />
+      ) : (
+        <SignIn
+          focusField={changed}
+          onSession={(s) => {
+            saveSession(s);
+            setSession(s);
+            setChanged(true);
+          }}
+        />
+      )}
+      <Announcer />
+    </>
   );
 }
 

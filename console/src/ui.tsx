@@ -1,23 +1,66 @@
-// Shared pieces: loading / error / empty states, tables, the async-call hook,
-// and the span highlighter used by the playground and the log detail.
-import type { ComponentChildren } from "preact";
+// Shared pieces: loading / error / empty states, tables, buttons that keep focus,
+// the async-call hook, and the span highlighter used by the playground and the log detail.
+import type { ComponentChildren, JSX } from "preact";
 import { useCallback, useEffect, useRef, useState } from "preact/hooks";
+import { announce } from "./announce.js";
 import { problemOf, type Problem } from "./api.js";
 import { colourOf } from "./catalogue.js";
 
-export function Loading({ what }: { what: string }) {
+/** A load that takes this long is said aloud, and so is its end; a quicker one only shows. */
+const ANNOUNCE_LOADING_AFTER_MS = 500;
+
+/**
+ * The loading indicator. It is not a live region itself (one inserted with its text is not read
+ * reliably): a load still running after a moment is announced, and then its end. `quiet` loads
+ * (the playground screening as you type) only show: their result is announced instead.
+ */
+export function Loading({ what, quiet = false }: { what: string; quiet?: boolean }) {
+  useEffect(() => {
+    if (quiet) return;
+    let said = false;
+    const t = setTimeout(() => {
+      said = true;
+      announce(`Loading ${what}…`);
+    }, ANNOUNCE_LOADING_AFTER_MS);
+    return () => {
+      clearTimeout(t);
+      if (said) announce(`Finished loading ${what}.`);
+    };
+  }, [what, quiet]);
   return (
-    <p class="loading" role="status" aria-live="polite">
+    <p class="loading">
       <span class="spinner" aria-hidden="true" /> Loading {what}…
     </p>
   );
 }
 
-export function ErrorBox({ problem }: { problem: Problem }) {
+/** A failure in words; `id` lets the field it is about point at it (aria-describedby). */
+export function ErrorBox({ problem, id }: { problem: Problem; id?: string }) {
   return (
-    <div class="error" role="alert">
+    <div class="error" role="alert" id={id}>
       <strong>{problem.title}.</strong> {problem.detail}
     </div>
+  );
+}
+
+/**
+ * A button that keeps keyboard focus while its action runs or while it has nothing to do:
+ * `inactive` sets aria-disabled and ignores activation (Enter in a form field included), where
+ * `disabled` would drop focus to the top of the page.
+ */
+export function ActionButton({ inactive, onClick, children, ...rest }: JSX.ButtonHTMLAttributes<HTMLButtonElement> & { inactive: boolean }) {
+  return (
+    <button
+      type="button"
+      {...rest}
+      aria-disabled={inactive ? "true" : undefined}
+      onClick={(e) => {
+        if (inactive) e.preventDefault();
+        else onClick?.(e);
+      }}
+    >
+      {children}
+    </button>
   );
 }
 

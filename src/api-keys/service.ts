@@ -10,6 +10,7 @@ import { decodeCursor, DEFAULT_PAGE_LIMIT, pageOf } from "../api/paging.js";
 import { callerOrg } from "../api/tenant.js";
 import type { ApiKeyRecord, ApiKeys, KeyKind, KeyScope } from "../auth/api-keys-repository.js";
 import type { Organizations } from "../auth/organizations-repository.js";
+import { keyNameOf } from "./validation.js";
 
 export interface ApiKeyServiceDeps {
   orgs: Organizations;
@@ -26,6 +27,8 @@ function apiKeyMessage(k: ApiKeyRecord): ApiKey {
     createdAt: timestampFromDate(k.created_at),
     lastUsedAt: k.last_used_at ? timestampFromDate(k.last_used_at) : undefined,
     revokedAt: k.revoked_at ? timestampFromDate(k.revoked_at) : undefined,
+    // Keys stored before names existed have no field: unnamed, as a key created without one.
+    name: k.name ?? undefined,
   });
 }
 
@@ -38,7 +41,7 @@ export function apiKeyService(deps: ApiKeyServiceDeps): ServiceImpl<typeof ApiKe
       const org = await orgOf(ctx);
       const kind = req.kind as KeyKind;
       const scope = kind === "platform" ? ((req.scope ?? "read-write") as KeyScope) : null;
-      const { key, record } = await keys.create(org._id, kind, scope);
+      const { key, record } = await keys.create(org._id, kind, scope, undefined, keyNameOf(req.name));
       return { key, apiKey: apiKeyMessage(record) };
     },
 
@@ -49,6 +52,13 @@ export function apiKeyService(deps: ApiKeyServiceDeps): ServiceImpl<typeof ApiKe
       const found = await keys.page(org._id, decodeCursor("api-keys", req.cursor), limit + 1, req.includeRevoked);
       const page = pageOf("api-keys", found, limit, (k) => ({ created: k.created_at, id: k._id }));
       return { apiKeys: page.items.map(apiKeyMessage), nextCursor: page.nextCursor };
+    },
+
+    async updateApiKey(req, ctx) {
+      const org = await orgOf(ctx);
+      const renamed = await keys.rename(req.keyId, org._id, keyNameOf(req.name));
+      if (!renamed) throw new ApiError("not_found", `no API key '${req.keyId}' in this organization`);
+      return { apiKey: apiKeyMessage(renamed) };
     },
 
     async revokeApiKey(req, ctx) {

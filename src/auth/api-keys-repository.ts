@@ -21,6 +21,8 @@ export interface ApiKeyRecord extends Doc {
   revoked_at: Date | null;
   /** Absent on keys stored before it was recorded, and null until first used. */
   last_used_at?: Date | null;
+  /** What the key is for (docs/api.md#api-keys); absent on keys stored before names existed, null when unnamed. */
+  name?: string | null;
 }
 
 const kindPrefix: Record<KeyKind, string> = { platform: "ppk_", screening: "psk_" };
@@ -67,7 +69,7 @@ export class ApiKeys {
   }
 
   /** Registers `key` (or a fresh random one) and returns it: the only time it is visible. */
-  async create(orgId: string, kind: KeyKind, scope: KeyScope | null, key?: string): Promise<{ key: string; record: ApiKeyRecord }> {
+  async create(orgId: string, kind: KeyKind, scope: KeyScope | null, key?: string, name?: string | null): Promise<{ key: string; record: ApiKeyRecord }> {
     const secret = key ?? kindPrefix[kind] + randomBytes(32).toString("base64url");
     const record: ApiKeyRecord = {
       _id: `key-${randomBytes(9).toString("base64url")}`,
@@ -79,6 +81,7 @@ export class ApiKeys {
       created_at: new Date(),
       revoked_at: null,
       last_used_at: null,
+      name: name || null,
     };
     await this.keys.insertOne(record);
     return { key: secret, record };
@@ -133,6 +136,19 @@ export class ApiKeys {
   /** The key `id`, of organization `orgId` when given (another organization's key is then unknown). */
   async get(id: string, orgId?: string): Promise<ApiKeyRecord | null> {
     return this.keys.findOne(orgId ? { _id: id, org_id: orgId } : { _id: id });
+  }
+
+  /** Names key `id` of `orgId` (null: no name); the updated record, or null when there is no such key. */
+  async rename(id: string, orgId: string, name: string | null): Promise<ApiKeyRecord | null> {
+    return this.keys.findOneAndUpdate({ _id: id, org_id: orgId }, { $set: { name } }, { returnDocument: "after" });
+  }
+
+  /** The names of the named keys among `ids` in `orgId` (a page of request logs names a few keys). */
+  async namesOf(orgId: string, ids: string[]): Promise<Map<string, string>> {
+    const names = new Map<string, string>();
+    if (ids.length === 0) return names;
+    for (const k of await this.keys.find({ org_id: orgId, _id: { $in: ids } })) if (k.name) names.set(k._id, k.name);
+    return names;
   }
 
   /** Whether the organization has an active read-write platform key other than `exceptId`. */

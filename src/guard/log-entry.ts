@@ -21,6 +21,8 @@ export interface LogOptions {
    * none are stored.
    */
   sanitized?: boolean;
+  /** The key that made the request, so a log tells which client sent it (shown with the key's name). */
+  keyId?: string;
 }
 
 /** Part types kept per message in the log; the rest are counted, so a message of millions of parts stays a small entry. */
@@ -99,5 +101,6 @@ export function logOf(
     event_metadata: metadata,
     policy_version: r.policy.version_id,
     ...(options.screeningMs !== undefined ? { screening_ms: Math.max(0, Math.round(options.screeningMs * 1000) / 1000) } : {}),
+    ...(options.keyId !== undefined ? { api_key_id: options.keyId } : {}),
   };
 }

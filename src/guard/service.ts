@@ -4,7 +4,7 @@ import { create, type MessageInitShape } from "@bufbuild/protobuf";
 import type { HandlerContext, ServiceImpl } from "@connectrpc/connect";
 import { v7 as uuidv7 } from "uuid";
 import { DevInfoSchema, type GuardService, type Message, type ResultItemSchema, type ToolResultItemSchema } from "../../gen/parapet/v1/guard_pb.js";
-import { requestIdOf } from "../api/context.js";
+import { principalKey, requestIdOf } from "../api/context.js";
 import { ApiError } from "../api/errors.js";
 import { callerOrg } from "../api/tenant.js";
 import { checkSanitizeRequest, restoreTextHandler, sanitizeAnswer, type SanitizeDeps } from "../sanitize/service.js";
@@ -101,6 +101,7 @@ export function guardService(deps: GuardDeps, streams: Pick<ServiceImpl<typeof G
       const log = logOf(requestUuid, at, org._id, resolved, flagged, screening, sanitized?.messages ?? req.messages, metadata, {
         screeningMs,
         sanitized: sanitized !== undefined,
+        keyId: ctx.values.get(principalKey)?.keyId,
       });
       // Durable before the answer: a caller that saw this response finds its log.
       const writeStarted = performance.now();

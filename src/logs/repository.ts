@@ -58,6 +58,8 @@ export interface StoredLog extends Doc {
   policy_version?: number;
   /** Milliseconds spent screening; absent on logs written before it was recorded. */
   screening_ms?: number;
+  /** The key that made the request; absent on logs written before it was recorded. */
+  api_key_id?: string;
 }
 
 const LOGS_COLLECTION = "guard_logs";

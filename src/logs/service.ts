@@ -5,13 +5,15 @@ import type { GuardLogSchema, LogService } from "../../gen/parapet/v1/logs_pb.js
 import { ApiError } from "../api/errors.js";
 import { callerOrgWith, requireFeature } from "../api/tenant.js";
 import { ceilToMillisecond, compareInstants, invalidRequest, requirePreciseInstant } from "../api/time.js";
+import type { ApiKeys } from "../auth/api-keys-repository.js";
 import type { Organizations } from "../auth/organizations-repository.js";
 import { pageLogs, type GuardLogs, type StoredLog } from "./repository.js";
 
 /** Deepest page a query may reach; beyond it the caller must narrow the time range (403, docs/decisions.md#logs-paging). */
 const MAX_OFFSET = 100_000;
 
-function guardLogOf(l: StoredLog): MessageInitShape<typeof GuardLogSchema> {
+/** `keyNames`: the names of the keys that made the logs of this page, as they are now. */
+function guardLogOf(l: StoredLog, keyNames: Map<string, string>): MessageInitShape<typeof GuardLogSchema> {
   return {
     requestUuid: l._id,
     timestamp: l.timestamp.toISOString(),
@@ -42,10 +44,12 @@ function guardLogOf(l: StoredLog): MessageInitShape<typeof GuardLogSchema> {
     // Absent, not zero, on logs written before these were recorded.
     policyVersion: l.policy_version,
     screeningMs: l.screening_ms,
+    apiKeyId: l.api_key_id,
+    apiKeyName: l.api_key_id === undefined ? undefined : keyNames.get(l.api_key_id),
   };
 }
 
-export function logService(deps: { orgs: Organizations; logs: GuardLogs }): ServiceImpl<typeof LogService> {
+export function logService(deps: { orgs: Organizations; logs: GuardLogs; keys: Pick<ApiKeys, "namesOf"> }): ServiceImpl<typeof LogService> {
   return {
     async getLogs(req, ctx) {
       const org = await callerOrgWith(ctx, deps.orgs, "logs_analytics");
@@ -72,7 +76,10 @@ export function logService(deps: { orgs: Organizations; logs: GuardLogs }): Serv
         offset,
         limit,
       });
-      return { logs: page.logs.map(guardLogOf), hasMore: page.hasMore };
+      // Named at read time, not stored with each log: a renamed key shows its new name on its old logs.
+      const keyIds = [...new Set(page.logs.flatMap((l) => (l.api_key_id === undefined ? [] : [l.api_key_id])))];
+      const keyNames = await deps.keys.namesOf(org._id, keyIds);
+      return { logs: page.logs.map((l) => guardLogOf(l, keyNames)), hasMore: page.hasMore };
     },
   };
 }

@@ -91,6 +91,67 @@ describe("POST /v1-beta/api-keys", () => {
   });
 });
 
+describe("key names", () => {
+  it("names a key at creation, shown in its answer and in the list; blank means no name", async () => {
+    const named = await createKey({ kind: "screening", name: "  checkout service, production  " });
+    expect(named.api_key.name).toBe("checkout service, production");
+    expect((await listAll()).find((k) => k.id === named.api_key.id).name).toBe("checkout service, production");
+    expect((await createKey({ kind: "platform", name: "   " })).api_key.name).toBeNull();
+    expect((await createKey({ kind: "platform" })).api_key.name).toBeNull();
+  });
+
+  it.each([
+    [{ kind: "screening", name: "x".repeat(101) }, "name"],
+    [{ kind: "screening", name: "two\nlines" }, "name: must not contain control characters"],
+    [{ kind: "screening", name: "bell\u0007" }, "name: must not contain control characters"],
+    [{ kind: "screening", name: 7 }, "name"],
+  ])("%j answers 422 naming the field", async (body, says) => {
+    const res = await server.rest("POST", "/v1-beta/api-keys", body);
+    expect(res.status).toBe(422);
+    expect(res.body.error).toBe("validation_failed");
+    expect(res.body.message).toContain(says);
+  });
+
+  it("PATCH /v1-beta/api-keys/{key_id} renames a key, or clears its name, without touching its secret", async () => {
+    const made = await createKey({ kind: "screening" });
+    const renamed = await server.rest("PATCH", `/v1-beta/api-keys/${made.api_key.id}`, { name: "support bot" });
+    expect(renamed.status, JSON.stringify(renamed.body)).toBe(200);
+    expect(renamed.body.api_key).toMatchObject({ id: made.api_key.id, name: "support bot", kind: "screening", prefix: made.api_key.prefix });
+    expect((await listAll()).find((k) => k.id === made.api_key.id).name).toBe("support bot");
+    expect((await server.rest("POST", "/v2/guard", { messages: [{ role: "user", content: "hi" }] }, made.key)).status).toBe(200);
+    const cleared = await server.rest("PATCH", `/v1-beta/api-keys/${made.api_key.id}`, { name: "" });
+    expect(cleared.body.api_key.name).toBeNull();
+    // A key stored before keys had names (no field at all) is listed unnamed and can be named.
+    const legacy = (await server.app.db.collection("api_keys")) as any;
+    await legacy.insertOne({
+      _id: "key-before-names",
+      org_id: "org-default",
+      kind: "screening",
+      scope: null,
+      hash: "0".repeat(64),
+      prefix: "psk_old0",
+      created_at: new Date(),
+      revoked_at: null,
+    });
+    expect((await listAll()).find((k) => k.id === "key-before-names").name).toBeNull();
+    expect((await server.rest("PATCH", "/v1-beta/api-keys/key-before-names", { name: "old integration" })).body.api_key.name).toBe("old integration");
+  });
+
+  it("renaming answers 404 for another organization's key, 422 for a bad name, 403 for a read-only key", async () => {
+    const other = await server.newOrg();
+    const theirs = (await listAll("", other.platformKey))[0];
+    const res = await server.rest("PATCH", `/v1-beta/api-keys/${theirs.id}`, { name: "mine now" });
+    expect(res.status).toBe(404);
+    expect((await listAll("", other.platformKey))[0].name).toBeNull();
+    const made = await createKey({ kind: "screening" });
+    const bad = await server.rest("PATCH", `/v1-beta/api-keys/${made.api_key.id}`, { name: "tab\there" });
+    expect(bad.status).toBe(422);
+    expect(bad.body.message).toContain("name");
+    const ro = await server.readOnlyKey();
+    expect((await server.rest("PATCH", `/v1-beta/api-keys/${made.api_key.id}`, { name: "x" }, ro)).status).toBe(403);
+  });
+});
+
 describe("who may manage keys", () => {
   it("read-only platform keys may not create, list or revoke keys (403)", async () => {
     const ro = await server.readOnlyKey();
@@ -122,7 +183,9 @@ describe("GET /v1-beta/api-keys", () => {
     const theirs = await listAll("", other.platformKey);
     expect(theirs).toHaveLength(2);
     expect(theirs.every((k) => k.org_id === other.orgId)).toBe(true);
-    expect(Object.keys(theirs[0]).sort()).toEqual(["created_at", "id", "kind", "last_used_at", "org_id", "prefix", "revoked_at", "scope"]);
+    expect(Object.keys(theirs[0]).sort()).toEqual(["created_at", "id", "kind", "last_used_at", "name", "org_id", "prefix", "revoked_at", "scope"]);
+    // Keys made without a name (here: with the organization) say so with null.
+    expect(theirs.map((k) => k.name)).toEqual([null, null]);
     const ours = await listAll();
     expect(ours.some((k) => k.org_id !== "org-default")).toBe(false);
     const created = ours.map((k) => Date.parse(k.created_at));
@@ -241,6 +304,9 @@ describe.each(["connect-json", "grpc"] as const)("ApiKeyService over %s (generat
     } while (cursor);
     expect(ids).toContain(created.apiKey!.id);
     expect(new Set(ids).size).toBe(ids.length);
+    const renamed = await client.updateApiKey({ keyId: created.apiKey!.id, name: "dashboard (read-only)" });
+    expect(renamed.apiKey?.name).toBe("dashboard (read-only)");
+    expect((await client.updateApiKey({ keyId: created.apiKey!.id, name: "a\u2028b" }).catch((e) => e)).code).toBe(Code.InvalidArgument);
     const revoked = await client.revokeApiKey({ keyId: created.apiKey!.id });
     expect(revoked.apiKey?.revokedAt).toBeDefined();
   });
@@ -266,7 +332,7 @@ describe("server reflection on the real service", () => {
     const services = await run(buf, [...args, "--list-services", server.url], { timeout: 30_000 });
     expect(services.stdout.split("\n")).toContain("parapet.v1.ApiKeyService");
     const methods = await run(buf, [...args, "--list-methods", server.url], { timeout: 30_000 });
-    for (const m of ["CreateApiKey", "ListApiKeys", "RevokeApiKey"]) expect(methods.stdout).toContain(`parapet.v1.ApiKeyService/${m}`);
+    for (const m of ["CreateApiKey", "ListApiKeys", "UpdateApiKey", "RevokeApiKey"]) expect(methods.stdout).toContain(`parapet.v1.ApiKeyService/${m}`);
     expect(methods.stdout).toContain("parapet.v1.PolicyService/ListPolicies");
     expect(methods.stdout).toContain("parapet.v1.ProjectService/ListProjects");
   });

@@ -232,15 +232,19 @@ describe.skipIf(!hasChromium)("console in Chromium", () => {
     await page.getByRole("button", { name: "Create project" }).click();
     await page.getByRole("rowheader", { name: "Checkout assistant" }).waitFor();
     await page.getByLabel("Mode of Checkout assistant").selectOption("enforce");
+    // Chosen, not yet saved: a row's changes are saved with its Save button.
+    await page.getByRole("button", { name: "Save Checkout assistant" }).click();
     await expect
       .poll(async () => (await server.rest("GET", "/v1-beta/projects")).body.projects.find((p: any) => p.name === "Checkout assistant")?.action)
       .toBe("enforce");
     await page.screenshot({ path: path.join(shots, "projects.png"), fullPage: true });
     await page.goto(`${server.url}/console#/keys`);
+    await page.getByLabel(/^Name/).fill("checkout service, production");
     await page.getByRole("button", { name: "Create key" }).click();
     const secret = page.locator(".secret code");
     await secret.waitFor();
     expect(await secret.textContent()).toMatch(/^psk_/);
+    await page.getByRole("rowheader", { name: /checkout service, production/ }).waitFor();
     await page.screenshot({ path: path.join(shots, "keys.png"), fullPage: true });
   });
 

@@ -20,7 +20,12 @@ afterAll(async () => {
 
 /** The script and stylesheet the index page names, in order. */
 function assetsOf(html: string): string[] {
-  return [...html.matchAll(/(?:src|href)="(\/console\/assets\/[^"]+)"/g)].map((m) => m[1]);
+  return [...html.matchAll(/(?:src|href)="(\/console\/assets\/main-[^"]+)"/g)].map((m) => m[1]);
+}
+
+/** The tab icon the index page names. */
+function iconOf(html: string): string | undefined {
+  return /<link rel="icon" type="image\/svg\+xml" href="(\/console\/assets\/favicon-[A-Z0-9]{8}\.svg)">/.exec(html)?.[1];
 }
 
 describe("console files", () => {
@@ -56,6 +61,22 @@ describe("console files", () => {
       expect(res.headers.get("content-type")).toMatch(a.endsWith(".js") ? /^text\/javascript/ : /^text\/css/);
       expect((await res.arrayBuffer()).byteLength).toBeGreaterThan(100);
     }
+  });
+
+  it("names an SVG tab icon served from the console, immutable like the bundles and allowed by the CSP", async () => {
+    const res = await fetch(server.url + "/console");
+    const icon = iconOf(await res.text());
+    expect(icon).toBeDefined();
+    // Favicons load under img-src: this origin is allowed, and nothing else is needed.
+    expect(res.headers.get("content-security-policy")).toContain("img-src 'self'");
+    const svg = await fetch(server.url + icon!);
+    expect(svg.status).toBe(200);
+    expect(svg.headers.get("content-type")).toBe("image/svg+xml");
+    expect(svg.headers.get("cache-control")).toBe("public, max-age=31536000, immutable");
+    const text = await svg.text();
+    expect(text).toMatch(/^<svg xmlns="http:\/\/www\.w3\.org\/2000\/svg"/);
+    // No script in an image served from the API's origin.
+    expect(text).not.toMatch(/<script|\bon\w+=/i);
   });
 
   it("keeps the first load (HTML + JS + CSS) under 300 KB compressed", async () => {

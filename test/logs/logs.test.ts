@@ -58,6 +58,7 @@ describe("logs written by /v2/guard", () => {
     const log = res.body.logs.find((l: any) => l.request_uuid === g.body.metadata.request_uuid);
     expect(log).toBeDefined();
     expect(Object.keys(log).sort()).toEqual([
+      "api_key_id",
       "event_metadata",
       "flagged",
       "messages",

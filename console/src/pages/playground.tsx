@@ -1,14 +1,18 @@
-// Playground: compose a conversation and see, as you type, each detector's
+// Playground: compose a conversation and see, once typing pauses, each detector's
 // result (/v2/guard/results, platform key) and the matched spans (/v2/guard with
 // payload, which needs a screening key and writes a request log like any call).
+// The results show the conversation as it was screened, and a screen reader hears
+// one short summary per screening, not the panel re-read on every keystroke.
 import type { MessageInitShape } from "@bufbuild/protobuf";
-import { useState } from "preact/hooks";
+import { useEffect, useRef, useState } from "preact/hooks";
 import type { GuardResponse, GuardResultsResponse, MessageSchema } from "../../../gen/parapet/v1/guard_pb.js";
 import type { CustomPolicy } from "../../../gen/parapet/v1/policies_pb.js";
 import type { Project } from "../../../gen/parapet/v1/projects_pb.js";
+import { announce } from "../announce.js";
 import { screeningGuard, screeningKey, type Api } from "../api.js";
 import { isFlagLevel } from "../catalogue.js";
 import type { PageProps } from "../page-props.js";
+import { usePageTitle } from "../page-title.js";
 import { takeHandoff, turn, type Turn } from "../playground-handoff.js";
 import { ProjectOptions, useProjects } from "../project-select.js";
 import { Badge, Empty, ErrorBox, Highlighted, Loading, Table, useAsync, useDebounced, type AsyncState } from "../ui.js";
@@ -42,7 +46,12 @@ function messagesOf(turns: Turn[]): MessageInitShape<typeof MessageSchema>[] {
   }));
 }
 
+/** Typing must pause this long before the conversation is screened again. */
+const SCREEN_AFTER_MS = 600;
+
 interface Screening {
+  /** The conversation as screened: results and spans index this, not what is being typed since. */
+  turns: Turn[];
   results: GuardResultsResponse;
   /** /v2/guard's answer, with spans: only with a screening key and a project. */
   guard?: GuardResponse;
@@ -50,10 +59,12 @@ interface Screening {
 
 /** The conversation screened once it has stopped changing; null while it has no message to screen. */
 function useScreening(api: Api, turns: Turn[], target: string, skey: string): AsyncState<Screening | null> {
-  const settled = useDebounced(JSON.stringify({ turns, target, skey }), 500);
+  const settled = useDebounced(JSON.stringify({ turns, target, skey }), SCREEN_AFTER_MS);
   return useAsync(async () => {
-    const { turns: t, target: g, skey: k } = JSON.parse(settled) as { turns: Turn[]; target: string; skey: string };
-    const messages = messagesOf(t).filter((m) => m.content !== "" || (m.toolCalls?.length ?? 0) > 0);
+    const { turns: all, target: g, skey: k } = JSON.parse(settled) as { turns: Turn[]; target: string; skey: string };
+    // Empty messages are left out; results' message ids then index `t`, the turns sent.
+    const t = all.filter((x) => x.content !== "" || (x.role === "assistant" && x.toolName !== ""));
+    const messages = messagesOf(t);
     if (messages.length === 0) return null;
     const projectId = g.startsWith("project:") ? g.slice("project:".length) : undefined;
     const policyId = g.startsWith("policy:") ? g.slice("policy:".length) : undefined;
@@ -62,11 +73,12 @@ function useScreening(api: Api, turns: Turn[], target: string, skey: string): As
       // /v2/guard screens with a project's policy only: a policy on its own gets results, not spans.
       k && !policyId ? screeningGuard(k).guard({ messages, projectId, payload: true, breakdown: true }) : Promise.resolve(undefined),
     ]);
-    return { results, guard };
+    return { turns: t, results, guard };
   }, [settled]);
 }
 
 export function PlaygroundPage({ api }: PageProps) {
+  usePageTitle("Playground");
   const [handoff] = useState(takeHandoff);
   const [turns, setTurns] = useState<Turn[]>(handoff?.turns ?? samples[0].turns);
   // "" (the default project), "project:<id>" or "policy:<id>": a policy is tried through detailed results' policy_id.
@@ -86,14 +98,22 @@ export function PlaygroundPage({ api }: PageProps) {
       <div class="samples" role="group" aria-label="Sample conversations">
         <span>Samples:</span>
         {samples.map((s) => (
-          <button type="button" class="secondary" key={s.label} onClick={() => setTurns(s.turns)}>
+          <button
+            type="button"
+            class="secondary"
+            key={s.label}
+            onClick={() => {
+              setTurns(s.turns);
+              announce(`Loaded the sample conversation ${s.label}: ${s.turns.length} ${s.turns.length === 1 ? "message" : "messages"}.`);
+            }}
+          >
             {s.label}
           </button>
         ))}
       </div>
       <div class="editor">
         <Composer turns={turns} onChange={setTurns} />
-        <ScreeningPanel screened={screened} turns={turns} target={target} />
+        <ScreeningPanel screened={screened} target={target} />
       </div>
     </section>
   );
@@ -134,16 +154,37 @@ function ScreeningSetup(props: {
   );
 }
 
-/** The conversation being written: one editor per message, and a button for the next. */
+/**
+ * The conversation being written: one editor per message, and a button for the next. A message
+ * added or removed moves focus to the content of the message now in its place (or to Add
+ * message), instead of leaving it on a button that is gone.
+ */
 function Composer({ turns, onChange }: { turns: Turn[]; onChange: (turns: Turn[]) => void }) {
+  const list = useRef<HTMLOListElement>(null);
+  const [focusAt, setFocusAt] = useState<number>();
+  useEffect(() => {
+    if (focusAt === undefined) return;
+    const target = list.current?.querySelectorAll<HTMLElement>("textarea")[focusAt] ?? list.current?.querySelector<HTMLElement>(".add-message");
+    target?.focus();
+    setFocusAt(undefined);
+  }, [focusAt]);
   const set = (i: number, patch: Partial<Turn>) => onChange(turns.map((t, j) => (j === i ? { ...t, ...patch } : t)));
+  const remove = (i: number) => {
+    onChange(turns.filter((_, j) => j !== i));
+    announce(`Removed message ${i + 1}.`);
+    setFocusAt(i);
+  };
+  const add = () => {
+    onChange([...turns, turn(turns.at(-1)?.role === "user" ? "assistant" : "user", "")]);
+    setFocusAt(turns.length);
+  };
   return (
-    <ol class="composer">
+    <ol class="composer" ref={list}>
       {turns.map((t, i) => (
-        <TurnEditor key={i} turn={t} n={i + 1} onChange={(patch) => set(i, patch)} onRemove={() => onChange(turns.filter((_, j) => j !== i))} />
+        <TurnEditor key={i} turn={t} n={i + 1} onChange={(patch) => set(i, patch)} onRemove={() => remove(i)} />
       ))}
       <li>
-        <button type="button" class="secondary" onClick={() => onChange([...turns, turn(turns.at(-1)?.role === "user" ? "assistant" : "user", "")])}>
+        <button type="button" class="secondary add-message" onClick={add}>
           Add message
         </button>
       </li>
@@ -196,14 +237,41 @@ function TurnEditor({ turn: t, n, onChange, onRemove }: { turn: Turn; n: number;
   );
 }
 
+/** What a screen reader hears once a screening arrives: the decision and the flag-level results, briefly. */
+function summaryOf(s: Screening): string {
+  const parts: string[] = [];
+  if (s.guard) parts.push(`${s.guard.flagged ? "Flagged" : "Not flagged"} by /v2/guard.`);
+  const hits = s.results.results.filter((r) => isFlagLevel(r.result));
+  if (hits.length === 0) parts.push("No detector reached a flagging level.");
+  else {
+    const named = hits.slice(0, 3).map((r) => `${r.detectorId} ${r.result}${r.messageId !== undefined ? ` in message ${r.messageId + 1}` : ""}`);
+    parts.push(
+      `${hits.length} ${hits.length === 1 ? "result" : "results"} at a flagging level: ${named.join("; ")}${hits.length > 3 ? `; and ${hits.length - 3} more` : ""}.`,
+    );
+  }
+  return `Screening done. ${parts.join(" ")}`;
+}
+
+/** Says each new screening's summary once; the same summary again (typing that changed nothing) stays silent. */
+function useScreeningAnnouncement(screened: AsyncState<Screening | null>): void {
+  const last = useRef("");
+  useEffect(() => {
+    if (!screened.data) return;
+    const summary = summaryOf(screened.data);
+    if (summary !== last.current) announce(summary);
+    last.current = summary;
+  }, [screened.data]);
+}
+
 /** The screening beside the composer: the decision, each message with its flag-level results and spans, every result. */
-function ScreeningPanel({ screened, turns, target }: { screened: AsyncState<Screening | null>; turns: Turn[]; target: string }) {
+function ScreeningPanel({ screened, target }: { screened: AsyncState<Screening | null>; target: string }) {
   const data = screened.data;
   const results = data?.results.results ?? [];
+  useScreeningAnnouncement(screened);
   return (
-    <aside aria-live="polite" aria-busy={screened.loading}>
-      <h2>Screening</h2>
-      {screened.loading && <Loading what="results" />}
+    <aside aria-busy={screened.loading} aria-labelledby="screening-heading">
+      <h2 id="screening-heading">Screening</h2>
+      {screened.loading && <Loading what="results" quiet />}
       {screened.problem && <ErrorBox problem={screened.problem} />}
       {data === null && <Empty>Write a message to screen it.</Empty>}
       {data?.guard && (
@@ -219,7 +287,7 @@ function ScreeningPanel({ screened, turns, target }: { screened: AsyncState<Scre
             : "Enter a screening key to see /v2/guard's decision and highlighted spans."}
         </p>
       )}
-      {data && <ScreenedConversation turns={turns} screening={data} />}
+      {data && <ScreenedConversation screening={data} />}
       {results.length > 0 && (
         <details>
           <summary>Every detector's result ({results.length})</summary>
@@ -238,7 +306,8 @@ function ScreeningPanel({ screened, turns, target }: { screened: AsyncState<Scre
   );
 }
 
-function ScreenedConversation({ turns, screening }: { turns: Turn[]; screening: Screening }) {
+function ScreenedConversation({ screening }: { screening: Screening }) {
+  const { turns } = screening;
   const spans = screening.guard?.payload ?? [];
   const results = screening.results.results;
   return (

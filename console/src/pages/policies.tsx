@@ -2,17 +2,19 @@
 // threshold, custom guardrails) with the draft lint shown while typing, delete,
 // and the impact preview of a draft over a project's recent requests.
 import type { MessageInitShape } from "@bufbuild/protobuf";
-import { useEffect, useState } from "preact/hooks";
+import { useEffect, useRef, useState } from "preact/hooks";
 import type { CustomGuardrail } from "../../../gen/parapet/v1/custom_guardrails_pb.js";
 import type { CustomPolicy, DetectorConfig, PolicyRequestSchema } from "../../../gen/parapet/v1/policies_pb.js";
 import type { PreviewPolicyImpactResponse } from "../../../gen/parapet/v1/policy_drafts_pb.js";
 import { runAction, useAction } from "../actions.js";
+import { announce } from "../announce.js";
 import type { Api } from "../api.js";
 import { detectorCatalogue, locations, thresholds } from "../catalogue.js";
 import { logHref } from "../log-link.js";
 import type { PageProps } from "../page-props.js";
+import { usePageTitle } from "../page-title.js";
 import { ProjectSelect, useProjects } from "../project-select.js";
-import { Badge, Empty, ErrorBox, Loading, Table, shortTime, useAsync, useDebounced } from "../ui.js";
+import { ActionButton, Badge, Empty, ErrorBox, Loading, Table, shortTime, useAsync, useDebounced } from "../ui.js";
 
 interface PolicyDraft {
   name: string;
@@ -33,6 +35,7 @@ const emptyDraft = (): PolicyDraft => ({
 });
 
 export function PoliciesPage({ api, readOnly }: PageProps) {
+  usePageTitle("Policies");
   const list = useAsync(() => api.policies.listPolicies({ limit: 1000 }), []);
   return (
     <section>
@@ -107,8 +110,57 @@ function DetectorSettings({ type, settings, onChange }: { type: string; settings
   );
 }
 
+/** Where an arrow key (or Home, End, Page Up, Page Down) moves in a grid of `rows` by `cols`; null for other keys. */
+function gridMove(key: string, ctrl: boolean, at: { row: number; col: number }, rows: number, cols: number): { row: number; col: number } | null {
+  const clamp = (n: number, max: number) => Math.max(0, Math.min(max - 1, n));
+  switch (key) {
+    case "ArrowRight":
+      return { row: at.row, col: clamp(at.col + 1, cols) };
+    case "ArrowLeft":
+      return { row: at.row, col: clamp(at.col - 1, cols) };
+    case "ArrowDown":
+      return { row: clamp(at.row + 1, rows), col: at.col };
+    case "ArrowUp":
+      return { row: clamp(at.row - 1, rows), col: at.col };
+    case "Home":
+      return ctrl ? { row: 0, col: 0 } : { row: at.row, col: 0 };
+    case "End":
+      return ctrl ? { row: rows - 1, col: cols - 1 } : { row: at.row, col: cols - 1 };
+    case "PageDown":
+      return { row: clamp(at.row + 5, rows), col: at.col };
+    case "PageUp":
+      return { row: clamp(at.row - 5, rows), col: at.col };
+    default:
+      return null;
+  }
+}
+
+/**
+ * The catalogue's checkboxes as one tab stop (a roving tabindex): Tab enters the grid at the
+ * checkbox last used and leaves it at the next control, arrows move within it. A grid of every
+ * type by every location would otherwise be well over a hundred tab stops with no way past.
+ */
+function useRovingGrid(rows: number, cols: number) {
+  const [active, setActive] = useState({ row: 0, col: 0 });
+  const table = useRef<HTMLTableElement>(null);
+  const cellProps = (row: number, col: number) => ({
+    "data-cell": `${row}:${col}`,
+    tabIndex: row === active.row && col === active.col ? 0 : -1,
+    onFocus: () => setActive({ row, col }),
+    onKeyDown: (e: KeyboardEvent) => {
+      const next = gridMove(e.key, e.ctrlKey || e.metaKey, { row, col }, rows, cols);
+      if (!next) return;
+      e.preventDefault();
+      setActive(next);
+      table.current?.querySelector<HTMLElement>(`[data-cell="${next.row}:${next.col}"]`)?.focus();
+    },
+  });
+  return { table, cellProps };
+}
+
 /** The detector catalogue: one row per type, a checkbox per location, settings for the types that take them. */
 function DetectorEditor({ draft, setDraft, disabled }: { draft: PolicyDraft; setDraft: (d: PolicyDraft) => void; disabled: boolean }) {
+  const grid = useRovingGrid(detectorCatalogue.length, locations.length);
   const byType = (t: string) => draft.detectors.filter((d) => d.type === t);
   const setType = (type: string, entries: DetectorDraft[]) => setDraft({ ...draft, detectors: [...draft.detectors.filter((d) => d.type !== type), ...entries] });
   const toggle = (type: string, location: string, on: boolean) => {
@@ -123,10 +175,13 @@ function DetectorEditor({ draft, setDraft, disabled }: { draft: PolicyDraft; set
     );
   let family = "";
   return (
-    <fieldset class="catalogue" disabled={disabled}>
+    <fieldset class="catalogue" disabled={disabled} aria-describedby="catalogue-keys">
       <legend>Detectors and where they screen</legend>
+      <p id="catalogue-keys" class="hint">
+        The checkboxes are one stop for the Tab key: arrow keys move between them, Space turns one on or off, Home and End go to the ends of a row, Tab leaves the table.
+      </p>
       <div class="table-wrap">
-        <table>
+        <table ref={grid.table}>
           <thead>
             <tr>
               <th scope="col">Detector</th>
@@ -141,7 +196,7 @@ function DetectorEditor({ draft, setDraft, disabled }: { draft: PolicyDraft; set
             </tr>
           </thead>
           <tbody>
-            {detectorCatalogue.map((c) => {
+            {detectorCatalogue.map((c, row) => {
               const cur = byType(c.type);
               const head = c.family !== family;
               family = c.family;
@@ -158,9 +213,10 @@ function DetectorEditor({ draft, setDraft, disabled }: { draft: PolicyDraft; set
                     <Badge type={c.type} />
                     {cur.length > 0 && <DetectorSettings type={c.type} settings={cur[0]} onChange={(patch) => setting(c.type, patch)} />}
                   </th>
-                  {locations.map((l) => (
+                  {locations.map((l, col) => (
                     <td key={l}>
                       <input
+                        {...grid.cellProps(row, col)}
                         type="checkbox"
                         aria-label={`${c.type} at ${l}`}
                         checked={cur.some((d) => d.location === l)}
@@ -199,10 +255,11 @@ function LintPanel({ api, draft }: { api: Api; draft: PolicyDraft }) {
   const settled = useDebounced(JSON.stringify(requestOf(draft)), 400);
   const lint = useAsync(() => api.drafts.lintPolicyDraft({ policy: JSON.parse(settled) as MessageInitShape<typeof PolicyRequestSchema> }), [settled]);
   const items = lint.data?.lint?.errors ?? [];
+  useChecksAnnouncement(lint.data ? items : undefined);
   return (
-    <section class="lint" aria-live="polite" aria-busy={lint.loading}>
-      <h2>Checks</h2>
-      {lint.loading && <Loading what="checks" />}
+    <section class="lint" aria-busy={lint.loading} aria-labelledby="checks-heading">
+      <h2 id="checks-heading">Checks</h2>
+      {lint.loading && <Loading what="checks" quiet />}
       {lint.problem && <ErrorBox problem={lint.problem} />}
       {lint.data && items.length === 0 && <p class="ok">No warnings: every detector can fire where it is placed.</p>}
       {items.length > 0 && (
@@ -218,6 +275,29 @@ function LintPanel({ api, draft }: { api: Api; draft: PolicyDraft }) {
   );
 }
 
+/** Says the checks' outcome when it changes (not on every keystroke that leaves it as it was). */
+function useChecksAnnouncement(items: { severity: string; message: string }[] | undefined): void {
+  const last = useRef("");
+  useEffect(() => {
+    if (!items) return;
+    const errors = items.filter((i) => i.severity === "error").length;
+    const warnings = items.length - errors;
+    const summary =
+      items.length === 0
+        ? "Checks: no warnings."
+        : `Checks: ${[errors && `${errors} ${errors === 1 ? "error" : "errors"}`, warnings && `${warnings} ${warnings === 1 ? "warning" : "warnings"}`].filter(Boolean).join(" and ")}. ${items[0].message}`;
+    if (summary !== last.current && last.current !== "") announce(summary);
+    last.current = summary;
+  }, [items && JSON.stringify(items)]);
+}
+
+/** What a screen reader hears when a preview arrives. */
+function impactSummary(r: PreviewPolicyImpactResponse): string {
+  if (r.evaluated === 0) return "Preview done: this project has no logged requests yet.";
+  const changes = `${r.changes.length} ${r.changes.length === 1 ? "request changes" : "requests change"}`;
+  return `Preview done. Of the last ${r.evaluated} requests, ${r.detectedThen} had a detection then and ${r.detectedNow} would now; ${changes}.`;
+}
+
 function ImpactPanel({ api, draft }: { api: Api; draft: PolicyDraft }) {
   const projects = useProjects(api);
   const [projectId, setProjectId] = useState("");
@@ -227,9 +307,12 @@ function ImpactPanel({ api, draft }: { api: Api; draft: PolicyDraft }) {
   const project = projectId || projects?.[0]?.id || "";
   const preview = (e: Event) => {
     e.preventDefault();
+    if (busy || !project) return;
     run(async () => {
       try {
-        setResult(await api.drafts.previewPolicyImpact({ projectId: project, policy: requestOf(draft), limit }));
+        const r = await api.drafts.previewPolicyImpact({ projectId: project, policy: requestOf(draft), limit });
+        setResult(r);
+        announce(impactSummary(r));
       } catch (err) {
         // A failed preview takes the previous result away: the error box says why instead.
         setResult(undefined);
@@ -247,11 +330,11 @@ function ImpactPanel({ api, draft }: { api: Api; draft: PolicyDraft }) {
           Last N requests
           <input type="number" min={1} max={500} value={limit} onInput={(e) => setLimit(Math.min(500, Math.max(1, Number(e.currentTarget.value) || 1)))} />
         </label>
-        <button type="submit" disabled={busy || !project}>
+        <ActionButton type="submit" inactive={busy || !project}>
           {busy ? "Screening…" : "Preview impact"}
-        </button>
+        </ActionButton>
       </form>
-      {busy && <Loading what="the preview" />}
+      {busy && <Loading what="the preview" quiet />}
       {problem && <ErrorBox problem={problem} />}
       {result && <ImpactResult result={result} />}
     </section>
@@ -261,7 +344,7 @@ function ImpactPanel({ api, draft }: { api: Api; draft: PolicyDraft }) {
 /** Then versus now, overall and per detector, and the requests that change. */
 function ImpactResult({ result }: { result: PreviewPolicyImpactResponse }) {
   return (
-    <div class="impact-result" aria-live="polite">
+    <div class="impact-result">
       {result.evaluated === 0 ? (
         <Empty>This project has no logged requests yet.</Empty>
       ) : (
@@ -341,11 +424,12 @@ function usePolicyEditor(api: Api, id: string) {
   }, [loaded.data]);
 
   const save = () => {
-    if (!draft) return;
+    if (!draft || saving) return;
     setSaved("");
     run(async () => {
       if (isNew) {
         const r = await api.policies.createPolicy({ policy: requestOf(draft) });
+        announce(`Created the policy ${draft.name}.`);
         location.hash = `#/policies/${encodeURIComponent(r.id)}`;
       } else {
         await api.policies.updatePolicy({ policyId: id, policy: requestOf(draft) });
@@ -370,6 +454,7 @@ export function PolicyEditorPage({ api, readOnly, params }: PageProps) {
   const id = params[0];
   const editor = usePolicyEditor(api, id);
   const { isNew, draft, loaded } = editor;
+  usePageTitle(isNew ? "New policy" : `Policy ${loaded.data?.name ?? id}`);
   return (
     <section>
       <p>
@@ -435,9 +520,9 @@ function PolicyForm({ editor, draft, readOnly }: { editor: PolicyEditor; draft: 
       <CustomGuardrailPicker guardrails={editor.guardrails} draft={draft} setDraft={setDraft} disabled={readOnly} />
       {!readOnly && (
         <div class="actions">
-          <button type="submit" disabled={saving}>
+          <ActionButton type="submit" inactive={saving}>
             {saving ? "Saving…" : isNew ? "Create policy" : "Save changes"}
-          </button>
+          </ActionButton>
           {!isNew && (
             <button type="button" class="danger" onClick={editor.remove}>
               Delete
@@ -536,7 +621,7 @@ function VersionHistory({
                       <button
                         type="button"
                         class="secondary"
-                        onClick={() =>
+                        onClick={() => {
                           onLoad(
                             draftOf({
                               name: v.name,
@@ -544,8 +629,9 @@ function VersionHistory({
                               detectors: v.detectors,
                               customGuardrails: v.customGuardrailIds.map((id) => ({ id })),
                             }),
-                          )
-                        }
+                          );
+                          announce(`Loaded version ${v.versionId} into the editor; save it to make it the next version.`);
+                        }}
                       >
                         Load v{v.versionId} into the editor
                       </button>
@@ -563,6 +649,7 @@ function VersionHistory({
 
 /** The impact preview on its own: start from a saved policy (or the empty draft) and change the threshold. */
 export function ImpactPage({ api }: PageProps) {
+  usePageTitle("Policy impact preview");
   const list = useAsync(() => api.policies.listPolicies({ limit: 1000 }), []);
   const [policyId, setPolicyId] = useState("");
   const [threshold, setThreshold] = useState("");

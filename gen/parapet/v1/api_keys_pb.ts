@@ -15,7 +15,7 @@ import type { Message } from "@bufbuild/protobuf";
  * Describes the file parapet/v1/api_keys.proto.
  */
 export const file_parapet_v1_api_keys: GenFile = /*@__PURE__*/
-  fileDesc("ChlwYXJhcGV0L3YxL2FwaV9rZXlzLnByb3RvEgpwYXJhcGV0LnYxInsKE0NyZWF0ZUFwaUtleVJlcXVlc3QSKAoEa2luZBgBIAEoCUIaukgXchVSCHBsYXRmb3JtUglzY3JlZW5pbmcSMAoFc2NvcGUYAiABKAlCHLpIGXIXUgpyZWFkLXdyaXRlUglyZWFkLW9ubHlIAIgBAUIICgZfc2NvcGUiSAoUQ3JlYXRlQXBpS2V5UmVzcG9uc2USCwoDa2V5GAEgASgJEiMKB2FwaV9rZXkYAiABKAsyEi5wYXJhcGV0LnYxLkFwaUtleSKBAQoSTGlzdEFwaUtleXNSZXF1ZXN0Eh4KBWxpbWl0GAEgASgFQgq6SAcaBRjoBygBSACIAQESHQoGY3Vyc29yGAIgASgJQgi6SAVyAxiABEgBiAEBEhcKD2luY2x1ZGVfcmV2b2tlZBgDIAEoCEIICgZfbGltaXRCCQoHX2N1cnNvciJrChNMaXN0QXBpS2V5c1Jlc3BvbnNlEiQKCGFwaV9rZXlzGAEgAygLMhIucGFyYXBldC52MS5BcGlLZXkSHgoLbmV4dF9jdXJzb3IYAiABKAlCBIi1GAFIAIgBAUIOCgxfbmV4dF9jdXJzb3IiMQoTUmV2b2tlQXBpS2V5UmVxdWVzdBIaCgZrZXlfaWQYASABKAlCCrpIB3IFEAEYyAEiOwoUUmV2b2tlQXBpS2V5UmVzcG9uc2USIwoHYXBpX2tleRgBIAEoCzISLnBhcmFwZXQudjEuQXBpS2V5IoQCCgZBcGlLZXkSCgoCaWQYASABKAkSDAoEa2luZBgCIAEoCRIYCgVzY29wZRgDIAEoCUIEiLUYAUgAiAEBEg4KBnByZWZpeBgEIAEoCRIuCgpjcmVhdGVkX2F0GAUgASgLMhouZ29vZ2xlLnByb3RvYnVmLlRpbWVzdGFtcBI2CgxsYXN0X3VzZWRfYXQYBiABKAsyGi5nb29nbGUucHJvdG9idWYuVGltZXN0YW1wQgSItRgBEjQKCnJldm9rZWRfYXQYByABKAsyGi5nb29nbGUucHJvdG9idWYuVGltZXN0YW1wQgSItRgBEg4KBm9yZ19pZBgIIAEoCUIICgZfc2NvcGUy5QIKDUFwaUtleVNlcnZpY2USbwoMQ3JlYXRlQXBpS2V5Eh8ucGFyYXBldC52MS5DcmVhdGVBcGlLZXlSZXF1ZXN0GiAucGFyYXBldC52MS5DcmVhdGVBcGlLZXlSZXNwb25zZSIcgtPkkwIWOgEqIhEvdjEtYmV0YS9hcGkta2V5cxJsCgtMaXN0QXBpS2V5cxIeLnBhcmFwZXQudjEuTGlzdEFwaUtleXNSZXF1ZXN0Gh8ucGFyYXBldC52MS5MaXN0QXBpS2V5c1Jlc3BvbnNlIhyQAgGC0+STAhMSES92MS1iZXRhL2FwaS1rZXlzEnUKDFJldm9rZUFwaUtleRIfLnBhcmFwZXQudjEuUmV2b2tlQXBpS2V5UmVxdWVzdBogLnBhcmFwZXQudjEuUmV2b2tlQXBpS2V5UmVzcG9uc2UiIoLT5JMCHCoaL3YxLWJldGEvYXBpLWtleXMve2tleV9pZH1iBnByb3RvMw", [file_buf_validate_validate, file_google_api_annotations, file_google_protobuf_timestamp, file_parapet_v1_options]);
+  fileDesc("ChlwYXJhcGV0L3YxL2FwaV9rZXlzLnByb3RvEgpwYXJhcGV0LnYxIqABChNDcmVhdGVBcGlLZXlSZXF1ZXN0EigKBGtpbmQYASABKAlCGrpIF3IVUghwbGF0Zm9ybVIJc2NyZWVuaW5nEjAKBXNjb3BlGAIgASgJQhy6SBlyF1IKcmVhZC13cml0ZVIJcmVhZC1vbmx5SACIAQESGgoEbmFtZRgDIAEoCUIHukgEcgIYZEgBiAEBQggKBl9zY29wZUIHCgVfbmFtZSJIChRDcmVhdGVBcGlLZXlSZXNwb25zZRILCgNrZXkYASABKAkSIwoHYXBpX2tleRgCIAEoCzISLnBhcmFwZXQudjEuQXBpS2V5IoEBChJMaXN0QXBpS2V5c1JlcXVlc3QSHgoFbGltaXQYASABKAVCCrpIBxoFGOgHKAFIAIgBARIdCgZjdXJzb3IYAiABKAlCCLpIBXIDGIAESAGIAQESFwoPaW5jbHVkZV9yZXZva2VkGAMgASgIQggKBl9saW1pdEIJCgdfY3Vyc29yImsKE0xpc3RBcGlLZXlzUmVzcG9uc2USJAoIYXBpX2tleXMYASADKAsyEi5wYXJhcGV0LnYxLkFwaUtleRIeCgtuZXh0X2N1cnNvchgCIAEoCUIEiLUYAUgAiAEBQg4KDF9uZXh0X2N1cnNvciJIChNVcGRhdGVBcGlLZXlSZXF1ZXN0EhoKBmtleV9pZBgBIAEoCUIKukgHcgUQARjIARIVCgRuYW1lGAIgASgJQge6SARyAhhkIjsKFFVwZGF0ZUFwaUtleVJlc3BvbnNlEiMKB2FwaV9rZXkYASABKAsyEi5wYXJhcGV0LnYxLkFwaUtleSIxChNSZXZva2VBcGlLZXlSZXF1ZXN0EhoKBmtleV9pZBgBIAEoCUIKukgHcgUQARjIASI7ChRSZXZva2VBcGlLZXlSZXNwb25zZRIjCgdhcGlfa2V5GAEgASgLMhIucGFyYXBldC52MS5BcGlLZXkipgIKBkFwaUtleRIKCgJpZBgBIAEoCRIMCgRraW5kGAIgASgJEhgKBXNjb3BlGAMgASgJQgSItRgBSACIAQESDgoGcHJlZml4GAQgASgJEi4KCmNyZWF0ZWRfYXQYBSABKAsyGi5nb29nbGUucHJvdG9idWYuVGltZXN0YW1wEjYKDGxhc3RfdXNlZF9hdBgGIAEoCzIaLmdvb2dsZS5wcm90b2J1Zi5UaW1lc3RhbXBCBIi1GAESNAoKcmV2b2tlZF9hdBgHIAEoCzIaLmdvb2dsZS5wcm90b2J1Zi5UaW1lc3RhbXBCBIi1GAESDgoGb3JnX2lkGAggASgJEhcKBG5hbWUYCSABKAlCBIi1GAFIAYgBAUIICgZfc2NvcGVCBwoFX25hbWUy3wMKDUFwaUtleVNlcnZpY2USbwoMQ3JlYXRlQXBpS2V5Eh8ucGFyYXBldC52MS5DcmVhdGVBcGlLZXlSZXF1ZXN0GiAucGFyYXBldC52MS5DcmVhdGVBcGlLZXlSZXNwb25zZSIcgtPkkwIWOgEqIhEvdjEtYmV0YS9hcGkta2V5cxJsCgtMaXN0QXBpS2V5cxIeLnBhcmFwZXQudjEuTGlzdEFwaUtleXNSZXF1ZXN0Gh8ucGFyYXBldC52MS5MaXN0QXBpS2V5c1Jlc3BvbnNlIhyQAgGC0+STAhMSES92MS1iZXRhL2FwaS1rZXlzEngKDFVwZGF0ZUFwaUtleRIfLnBhcmFwZXQudjEuVXBkYXRlQXBpS2V5UmVxdWVzdBogLnBhcmFwZXQudjEuVXBkYXRlQXBpS2V5UmVzcG9uc2UiJYLT5JMCHzoBKjIaL3YxLWJldGEvYXBpLWtleXMve2tleV9pZH0SdQoMUmV2b2tlQXBpS2V5Eh8ucGFyYXBldC52MS5SZXZva2VBcGlLZXlSZXF1ZXN0GiAucGFyYXBldC52MS5SZXZva2VBcGlLZXlSZXNwb25zZSIigtPkkwIcKhovdjEtYmV0YS9hcGkta2V5cy97a2V5X2lkfWIGcHJvdG8z", [file_buf_validate_validate, file_google_api_annotations, file_google_protobuf_timestamp, file_parapet_v1_options]);
 
 /**
  * @generated from message parapet.v1.CreateApiKeyRequest
@@ -34,6 +34,14 @@ export type CreateApiKeyRequest = Message<"parapet.v1.CreateApiKeyRequest"> & {
    * @generated from field: optional string scope = 2;
    */
   scope?: string | undefined;
+
+  /**
+   * What the key is for ("checkout service, production"), shown in key lists and request logs;
+   * up to 100 characters, trimmed, no control characters. Absent or blank: the key has no name.
+   *
+   * @generated from field: optional string name = 3;
+   */
+  name?: string | undefined;
 };
 
 /**
@@ -127,6 +135,47 @@ export const ListApiKeysResponseSchema: GenMessage<ListApiKeysResponse> = /*@__P
   messageDesc(file_parapet_v1_api_keys, 3);
 
 /**
+ * @generated from message parapet.v1.UpdateApiKeyRequest
+ */
+export type UpdateApiKeyRequest = Message<"parapet.v1.UpdateApiKeyRequest"> & {
+  /**
+   * @generated from field: string key_id = 1;
+   */
+  keyId: string;
+
+  /**
+   * The new name, as in CreateApiKeyRequest; blank removes the name.
+   *
+   * @generated from field: string name = 2;
+   */
+  name: string;
+};
+
+/**
+ * Describes the message parapet.v1.UpdateApiKeyRequest.
+ * Use `create(UpdateApiKeyRequestSchema)` to create a new message.
+ */
+export const UpdateApiKeyRequestSchema: GenMessage<UpdateApiKeyRequest> = /*@__PURE__*/
+  messageDesc(file_parapet_v1_api_keys, 4);
+
+/**
+ * @generated from message parapet.v1.UpdateApiKeyResponse
+ */
+export type UpdateApiKeyResponse = Message<"parapet.v1.UpdateApiKeyResponse"> & {
+  /**
+   * @generated from field: parapet.v1.ApiKey api_key = 1;
+   */
+  apiKey?: ApiKey | undefined;
+};
+
+/**
+ * Describes the message parapet.v1.UpdateApiKeyResponse.
+ * Use `create(UpdateApiKeyResponseSchema)` to create a new message.
+ */
+export const UpdateApiKeyResponseSchema: GenMessage<UpdateApiKeyResponse> = /*@__PURE__*/
+  messageDesc(file_parapet_v1_api_keys, 5);
+
+/**
  * @generated from message parapet.v1.RevokeApiKeyRequest
  */
 export type RevokeApiKeyRequest = Message<"parapet.v1.RevokeApiKeyRequest"> & {
@@ -141,7 +190,7 @@ export type RevokeApiKeyRequest = Message<"parapet.v1.RevokeApiKeyRequest"> & {
  * Use `create(RevokeApiKeyRequestSchema)` to create a new message.
  */
 export const RevokeApiKeyRequestSchema: GenMessage<RevokeApiKeyRequest> = /*@__PURE__*/
-  messageDesc(file_parapet_v1_api_keys, 4);
+  messageDesc(file_parapet_v1_api_keys, 6);
 
 /**
  * @generated from message parapet.v1.RevokeApiKeyResponse
@@ -158,7 +207,7 @@ export type RevokeApiKeyResponse = Message<"parapet.v1.RevokeApiKeyResponse"> & 
  * Use `create(RevokeApiKeyResponseSchema)` to create a new message.
  */
 export const RevokeApiKeyResponseSchema: GenMessage<RevokeApiKeyResponse> = /*@__PURE__*/
-  messageDesc(file_parapet_v1_api_keys, 5);
+  messageDesc(file_parapet_v1_api_keys, 7);
 
 /**
  * ApiKey describes a key without its secret.
@@ -217,6 +266,13 @@ export type ApiKey = Message<"parapet.v1.ApiKey"> & {
    * @generated from field: string org_id = 8;
    */
   orgId: string;
+
+  /**
+   * What the key is for; null when it has none (keys created before names existed, or without one).
+   *
+   * @generated from field: optional string name = 9;
+   */
+  name?: string | undefined;
 };
 
 /**
@@ -224,7 +280,7 @@ export type ApiKey = Message<"parapet.v1.ApiKey"> & {
  * Use `create(ApiKeySchema)` to create a new message.
  */
 export const ApiKeySchema: GenMessage<ApiKey> = /*@__PURE__*/
-  messageDesc(file_parapet_v1_api_keys, 6);
+  messageDesc(file_parapet_v1_api_keys, 8);
 
 /**
  * API keys of the caller's organization (docs/api.md#api-keys), an extension of the contract.
@@ -249,6 +305,16 @@ export const ApiKeyService: GenService<{
     methodKind: "unary";
     input: typeof ListApiKeysRequestSchema;
     output: typeof ListApiKeysResponseSchema;
+  },
+  /**
+   * Names (or renames) a key: its secret, kind and scope never change.
+   *
+   * @generated from rpc parapet.v1.ApiKeyService.UpdateApiKey
+   */
+  updateApiKey: {
+    methodKind: "unary";
+    input: typeof UpdateApiKeyRequestSchema;
+    output: typeof UpdateApiKeyResponseSchema;
   },
   /**
    * @generated from rpc parapet.v1.ApiKeyService.RevokeApiKey

@@ -190,7 +190,9 @@ export class OpenStream {
     const { setup } = session;
     const { deps } = this.context;
     const messages = [...setup.messages, create(MessageSchema, { role: setup.role, content: session.text.whole() })];
-    const log = logOf(requestUuid, setup.openedAt, setup.orgId, setup.resolved, session.flagged, session.screening(), messages, setup.metadata);
+    const log = logOf(requestUuid, setup.openedAt, setup.orgId, setup.resolved, session.flagged, session.screening(), messages, setup.metadata, {
+      keyId: setup.keyId,
+    });
     await Promise.all([deps.logs.append(log), deps.rollups.record(setup.orgId, setup.resolved.project._id, setup.openedAt, log.fired)]);
     for (const type of log.fired) deps.metrics?.detections.inc({ detector_type: type });
   }

@@ -3,6 +3,7 @@
 // screened once, and the vault entry when the stream restores.
 import type { HandlerContext } from "@connectrpc/connect";
 import type { GuardStreamOpen } from "../../../gen/parapet/v1/guard_pb.js";
+import { principalKey } from "../../api/context.js";
 import { ApiError } from "../../api/errors.js";
 import { callerOrg } from "../../api/tenant.js";
 import { vaultMapping, type SanitizeDeps } from "../../sanitize/service.js";
@@ -59,6 +60,7 @@ export class StreamOpener {
           payload: req.payload,
           breakdown: req.breakdown,
           metadata: req.metadata ? JSON.stringify(req.metadata) : "{}",
+          keyId: ctx.values.get(principalKey)?.keyId,
           openedAt: new Date(),
           conversation,
           textModels: resolved.policy.detectors.some((d) => d.location === locationOfRole[req.role] && isTextModel(d.type)),

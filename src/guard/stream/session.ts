@@ -43,6 +43,8 @@ export interface StreamSetup {
   breakdown: boolean;
   /** Stored with the log, as /v2/guard stores `metadata`. */
   metadata: string;
+  /** The key that opened the stream, logged with it as /v2/guard logs its key. */
+  keyId?: string;
   openedAt: Date;
   /** The conversation's screening, done once at open. */
   conversation: Screening;

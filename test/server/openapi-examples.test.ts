@@ -40,6 +40,7 @@ const order = [
   "PolicyDraftService_LintPolicyDraft",
   "ApiKeyService_CreateApiKey",
   "ApiKeyService_ListApiKeys",
+  "ApiKeyService_UpdateApiKey",
   "ApiKeyService_RevokeApiKey",
   "ProjectService_DeleteProject",
   "PolicyService_DeletePolicy",

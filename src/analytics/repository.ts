@@ -57,7 +57,7 @@ export function countersFor(fired: string[]): Record<Counter, number> {
 }
 
 /** The details extension's counters a request increments (docs/api.md#analytics-details). */
-export function detailCountersFor(fired: string[], outcome: RequestOutcome): Record<string, number> {
+function detailCountersFor(fired: string[], outcome: RequestOutcome): Record<string, number> {
   const counters: Record<string, number> = { decision_flagged: outcome.flagged ? 1 : 0 };
   for (const t of new Set(fired)) counters[DETECTOR_PREFIX + t] = 1;
   if (outcome.screeningMs !== undefined) counters[SCREENING_BIN_PREFIX + binOf(outcome.screeningMs)] = 1;

@@ -303,6 +303,22 @@ describe("requests screened by /v2/guard are counted", () => {
     expect(byProject[enforce.body.id].decision_flagged).toBe(1);
     expect(byProject[detect.body.id].decision_flagged).toBe(0);
     expect(byProject[detect.body.id].total_flagged).toBe(1);
+    // A stream's request is counted, with its decision, but has no screening time.
+    const opened = await rest(
+      "POST",
+      "/v2/guard/streams",
+      { messages: [{ role: "user", content: "Tell me about shipping." }], project_id: enforce.body.id },
+      org.screeningKey,
+    );
+    expect(opened.status).toBe(200);
+    expect((await rest("POST", `/v2/guard/streams/${opened.body.stream_id}/deltas`, { text: "Ships in two days." }, org.screeningKey)).status).toBe(200);
+    expect((await rest("POST", `/v2/guard/streams/${opened.body.stream_id}/close`, {}, org.screeningKey)).status).toBe(200);
+    const after = await analytics(
+      { start_time: start.toISOString(), end_time: new Date(start.getTime() + 120_000).toISOString(), resolution: "PT2M", include_details: true },
+      org.platformKey,
+    );
+    expect(after.body.totals.num_requests).toBe(4);
+    expect(after.body.totals.screening_ms.count).toBe(3);
   });
 });
 

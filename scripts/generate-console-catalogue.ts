@@ -14,8 +14,13 @@ const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), "..");
 export const consoleCatalogueFile = path.join(root, "console/src/catalogue.generated.ts");
 
 /** The console's catalogue entries, in catalogue order. */
-export function consoleCatalogue(): { type: string; family: string; defaults: string[] }[] {
-  return detectors.map((d) => ({ type: d.type, family: d.console.family, defaults: [...d.console.defaults] }));
+export function consoleCatalogue(): { type: string; family: string; defaults: string[]; logFamily: string | null }[] {
+  return detectors.map((d) => ({
+    type: d.type,
+    family: d.console.family,
+    defaults: [...d.console.defaults],
+    logFamily: d.logFamily,
+  }));
 }
 
 /** The text of console/src/catalogue.generated.ts, formatted as the repository formats TypeScript. */
@@ -29,8 +34,11 @@ export async function consoleCatalogueSource(): Promise<string> {
 /** The catalogue's headings, in catalogue order. */
 export type DetectorFamily = ${families.map((f) => JSON.stringify(f)).join(" | ")};
 
-/** Detector types in catalogue order, with their family and the locations a new entry starts with. */
-export const detectorCatalogue: { type: string; family: DetectorFamily; defaults: string[] }[] = ${JSON.stringify(entries)};
+/**
+ * Detector types in catalogue order, with their family, the locations a new entry starts with,
+ * and the logs filter value that selects the requests they fired on (tool_risk: no filter has it yet).
+ */
+export const detectorCatalogue: { type: string; family: DetectorFamily; defaults: string[]; logFamily: string | null }[] = ${JSON.stringify(entries)};
 `;
   return format(source, { ...(await resolveConfig(consoleCatalogueFile)), filepath: consoleCatalogueFile });
 }

@@ -5,17 +5,37 @@
 import { counterOf } from "../screening/registry.js";
 import { familyCounters } from "../screening/vocabulary.js";
 import type { Collection, Database, Doc } from "../storage/collection.js";
+import { binOf } from "./screening-time.js";
 
 // Per-family counters are declared by the detectors (their definition's `counter`).
 export const counterFields = ["num_requests", "total_flagged", ...familyCounters] as const;
 export type Counter = (typeof counterFields)[number];
 
-/** Counters of one organization, project and period (a minute or an hour). */
+/**
+ * Counters of one organization, project and period (a minute or an hour). Beside the contract's
+ * counters, the details extension's (docs/api.md#analytics-details): `decision_flagged`, one
+ * `detector:<type>` per detector type that fired and one `screening_ms_bin:<i>` per histogram bin
+ * (screening-time.ts), top-level fields all, so a request's update stays a flat $inc; rows
+ * written before the extension lack them, which reads as zero.
+ */
 export interface Rollup extends Doc, Record<Counter, number> {
   org_id: string;
   project_id: string;
   /** Period start, UTC. */
   start: Date;
+  decision_flagged?: number;
+  [detail: `${typeof DETECTOR_PREFIX | typeof SCREENING_BIN_PREFIX}${string}`]: number | undefined;
+}
+
+export const DETECTOR_PREFIX = "detector:";
+export const SCREENING_BIN_PREFIX = "screening_ms_bin:";
+
+/** What the details extension counts of a request besides the detector types that fired. */
+export interface RequestOutcome {
+  /** The decision returned (false in detect mode). */
+  flagged: boolean;
+  /** Absent when not timed (a stream's request). */
+  screeningMs?: number;
 }
 
 const MINUTE = 60_000;
@@ -33,6 +53,14 @@ export function countersFor(fired: string[]): Record<Counter, number> {
     const counter = counterOf(t);
     if (counter) counters[counter] = 1;
   }
+  return counters;
+}
+
+/** The details extension's counters a request increments (docs/api.md#analytics-details). */
+function detailCountersFor(fired: string[], outcome: RequestOutcome): Record<string, number> {
+  const counters: Record<string, number> = { decision_flagged: outcome.flagged ? 1 : 0 };
+  for (const t of new Set(fired)) counters[DETECTOR_PREFIX + t] = 1;
+  if (outcome.screeningMs !== undefined) counters[SCREENING_BIN_PREFIX + binOf(outcome.screeningMs)] = 1;
   return counters;
 }
 
@@ -56,8 +84,10 @@ export class AnalyticsRollups {
     return new AnalyticsRollups(await open(minutes), await open(hours));
   }
 
-  async record(orgId: string, projectId: string, at: Date, fired: string[]): Promise<void> {
-    const counters = countersFor(fired);
+  /** Counts one screened request; without `outcome` only the contract's counters (tests that predate the extension). */
+  async record(orgId: string, projectId: string, at: Date, fired: string[], outcome?: RequestOutcome): Promise<void> {
+    const counters: Record<string, number> = countersFor(fired);
+    if (outcome) Object.assign(counters, detailCountersFor(fired, outcome));
     const bump = (c: Collection<Rollup>, period: number) => {
       const start = new Date(Math.floor(at.getTime() / period) * period);
       return c.updateOne(

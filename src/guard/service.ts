@@ -105,7 +105,7 @@ export function guardService(deps: GuardDeps, streams: Pick<ServiceImpl<typeof G
       });
       // Durable before the answer: a caller that saw this response finds its log.
       const writeStarted = performance.now();
-      await Promise.all([deps.logs.append(log), deps.rollups.record(org._id, resolved.project._id, at, log.fired)]);
+      await Promise.all([deps.logs.append(log), deps.rollups.record(org._id, resolved.project._id, at, log.fired, { flagged, screeningMs: log.screening_ms })]);
       deps.metrics?.storageLatency.observe((performance.now() - writeStarted) / 1000);
       for (const type of log.fired) deps.metrics?.detections.inc({ detector_type: type });
 

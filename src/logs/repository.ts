@@ -104,17 +104,21 @@ export interface LogQuery {
   flaggedOnly: boolean;
   detectedOnly: boolean;
   families: string[];
+  /** The `order` extension (docs/api.md#logs): the same total order, read from its other end. */
+  newestFirst: boolean;
   offset: number;
   limit: number;
 }
 
-/** One page, oldest first; `hasMore` is exact (one extra document is read to know). */
+/** One page, oldest first unless asked otherwise; `hasMore` is exact (one extra document is read to know). */
 export async function pageLogs(logs: GuardLogs, q: LogQuery): Promise<{ logs: StoredLog[]; hasMore: boolean }> {
   const filter: Record<string, unknown> = { "meta.org_id": q.orgId, timestamp: { $gte: q.start, $lt: q.end } };
   if (q.projectId) filter["meta.project_id"] = q.projectId;
   if (q.flaggedOnly) filter.flagged = true;
   if (q.detectedOnly) filter.detected = true;
   if (q.families.length > 0) filter.families = { $in: q.families };
-  const found = await logs.logs.find(filter, { sort: { timestamp: 1, _id: 1 }, skip: q.offset, limit: q.limit + 1 });
+  // Both directions walk the same time indexes (MongoDB and the embedded planner read them backwards).
+  const dir = q.newestFirst ? -1 : 1;
+  const found = await logs.logs.find(filter, { sort: { timestamp: dir, _id: dir }, skip: q.offset, limit: q.limit + 1 });
   return { logs: found.slice(0, q.limit), hasMore: found.length > q.limit };
 }

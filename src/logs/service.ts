@@ -1,4 +1,5 @@
-// LogService (docs/api.md#logs): stored screening logs, oldest first, paged by offset.
+// LogService (docs/api.md#logs): stored screening logs, oldest first (or newest first, an
+// extension), paged by offset.
 import type { ServiceImpl } from "@connectrpc/connect";
 import type { MessageInitShape } from "@bufbuild/protobuf";
 import type { GuardLogSchema, LogService } from "../../gen/parapet/v1/logs_pb.js";
@@ -73,6 +74,7 @@ export function logService(deps: { orgs: Organizations; logs: GuardLogs; keys: P
         flaggedOnly: req.flaggedOnly,
         detectedOnly: req.detectedOnly,
         families: req.detectorTypes,
+        newestFirst: req.order === "newest_first",
         offset,
         limit,
       });

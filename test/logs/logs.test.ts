@@ -161,6 +161,33 @@ describe("filters and paging over stored logs", () => {
     expect(seen).toEqual(times);
   });
 
+  it("order newest_first pages the same logs from the other end, without loss or duplicates", async () => {
+    const newest: string[] = [];
+    for (let offset = 0; ; offset += 500) {
+      const res = await logs({ ...range, order: "newest_first", limit: 500, offset }, key);
+      expect(res.status).toBe(200);
+      newest.push(...res.body.logs.map((l: any) => l.request_uuid));
+      if (!res.body.has_more) break;
+      expect(res.body.logs).toHaveLength(500);
+    }
+    const oldest = (await server.app.repos.logs.logs.find({ "meta.org_id": orgId }, { sort: { timestamp: 1, _id: 1 } })).map((l) => l._id);
+    expect(newest).toEqual([...oldest].reverse());
+    // "oldest_first" is the default spelled out.
+    const explicit = await logs({ ...range, order: "oldest_first", limit: 7 }, key);
+    expect(explicit.body.logs.map((l: any) => l.request_uuid)).toEqual(oldest.slice(0, 7));
+  });
+
+  it("order newest_first with filters: the newest matching logs first", async () => {
+    const res = await logs({ ...range, order: "newest_first", project_id: "project-odd", flagged_only: true, limit: 20 }, key);
+    const expected = (
+      await server.app.repos.logs.logs.find({ "meta.org_id": orgId, "meta.project_id": "project-odd", flagged: true }, { sort: { timestamp: -1, _id: -1 }, limit: 20 })
+    ).map((l) => l._id);
+    expect(res.body.logs.map((l: any) => l.request_uuid)).toEqual(expected);
+    expect(res.body.has_more).toBe(true);
+    const times = res.body.logs.map((l: any) => Date.parse(l.timestamp));
+    expect(times).toEqual([...times].sort((a, b) => b - a));
+  });
+
   it("start_time inclusive, end_time exclusive, default limit 100", async () => {
     const res = await logs({ start_time: new Date(base).toISOString(), end_time: new Date(base + 2000).toISOString() }, key);
     expect(res.body.logs).toHaveLength(6);
@@ -226,6 +253,10 @@ describe("filters and paging over stored logs", () => {
     const res = await client.getLogs({ startTime: range.start_time, endTime: range.end_time, limit: 5 });
     expect(res.logs).toHaveLength(5);
     expect(res.hasMore).toBe(true);
+    const newest = await client.getLogs({ startTime: range.start_time, endTime: range.end_time, limit: 5, order: "newest_first" });
+    const rest = await logs({ ...range, limit: 5, order: "newest_first" }, key);
+    expect(newest.logs.map((l) => l.requestUuid)).toEqual(rest.body.logs.map((l: any) => l.request_uuid));
+    expect(newest.logs[0].requestUuid).not.toBe(res.logs[0].requestUuid);
   });
 });
 
@@ -244,6 +275,7 @@ describe("validation, auth and switches", () => {
     [{ start_time: t0, end_time: t1, offset: -1 }, "offset"],
     [{ start_time: t0, end_time: t1, limit: "ten" }, "limit"],
     [{ start_time: t0, end_time: t1, detector_types: ["pii/email"] }, "detector_types"],
+    [{ start_time: t0, end_time: t1, order: "desc" }, "order"],
   ])("%j -> 422 naming %s", async (body, field) => {
     const res = await logs(body);
     expect(res.status).toBe(422);

@@ -4,7 +4,7 @@
 // bundles instead of importing the registry).
 import { readFileSync } from "node:fs";
 import { describe, expect, it } from "vitest";
-import { colourOf, detectorCatalogue } from "../../console/src/catalogue.js";
+import { colourOf, detectorCatalogue, familyOf, logFilterOptions } from "../../console/src/catalogue.js";
 import { consoleCatalogue, consoleCatalogueFile, consoleCatalogueSource } from "../../scripts/generate-console-catalogue.js";
 import { detectorIndexFile, detectorIndexSource } from "../../scripts/generate-detector-index.js";
 import { isTextModel } from "../../src/guard/stream/session.js";
@@ -63,6 +63,19 @@ describe("the console's catalogue", () => {
   it("is what the registry gives (run `npm run generate` and commit the result)", async () => {
     expect(detectorCatalogue).toEqual(consoleCatalogue());
     expect(readFileSync(consoleCatalogueFile, "utf8")).toBe(await consoleCatalogueSource());
+  });
+
+  it("names each logs filter by one family, as the overview and badges name its detectors", () => {
+    for (const filter of new Set(detectorCatalogue.map((c) => c.logFamily))) {
+      const families = new Set(detectorCatalogue.filter((c) => c.logFamily === filter).map((c) => c.family));
+      expect(families.size, `logs filter ${filter}`).toBe(1);
+    }
+    for (const option of logFilterOptions.filter((o) => o.value !== "no_detections" && o.value !== "custom_guardrail")) {
+      const types = detectorCatalogue.filter((c) => c.logFamily === option.value);
+      expect(types.length, option.value).toBeGreaterThan(0);
+      expect(option.label.startsWith(familyOf(types[0].type)), option.label).toBe(true);
+    }
+    expect(familyOf("custom_guardrail")).toBe("Custom guardrails");
   });
 
   it("gives each family its own colour", () => {

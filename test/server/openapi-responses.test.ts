@@ -219,6 +219,11 @@ describe("answers match the OpenAPI document", () => {
     expect(analytics.status, JSON.stringify(analytics.body)).toBe(200);
     expect((await call("POST", "/v1-beta/analytics", { body: { ...range, resolution: "PT3H", project_ids: [projectId] } })).status).toBe(200);
     expect((await call("POST", "/v1-beta/analytics", { body: { ...range, resolution: "weekly" } })).status).toBe(422);
+    // The extensions: newest first, and the details with their map, nullable percentiles and totals.
+    expect((await call("POST", "/v1-beta/logs", { body: { ...range, order: "newest_first", limit: 2 } })).status).toBe(200);
+    const details = await call("POST", "/v1-beta/analytics", { body: { ...range, resolution: "PT1H", include_details: true } });
+    expect(Object.keys(details.body.totals.detector_counts).length).toBeGreaterThan(0);
+    expect(details.body.projects[0].time_series.some((b: any) => b.screening_ms.p50 === null)).toBe(true);
   });
 
   it("API keys", async () => {

@@ -1,15 +1,19 @@
-// Logs: the log endpoint's filters and offset paging, and one request's detail
-// with the spans each detector matched highlighted (POST /v1-beta/logs).
-import { useState } from "preact/hooks";
+// Logs: the log endpoint's filters, newest first by default, and offset paging from either
+// end; one request's detail with the spans each detector matched highlighted (POST /v1-beta/logs).
+import { useEffect, useState } from "preact/hooks";
 import type { Project } from "../../../gen/parapet/v1/projects_pb.js";
-import type { GuardLog, MsgResult } from "../../../gen/parapet/v1/logs_pb.js";
+import type { GuardLog } from "../../../gen/parapet/v1/logs_pb.js";
 import type { Api } from "../api.js";
-import { colourOf, logFamilies } from "../catalogue.js";
+import { colourOf, familyOf, logFilterOptions } from "../catalogue.js";
+import { excerptOf, spansOf } from "../log-excerpt.js";
 import { logHref } from "../log-link.js";
+import { outcomeOf, outcomeWords } from "../outcomes.js";
 import type { PageProps } from "../page-props.js";
+import { usePageTitle } from "../page-title.js";
 import { openInPlayground } from "../playground-handoff.js";
 import { ProjectSelect, useProjects } from "../project-select.js";
-import { Badge, Empty, ErrorBox, Highlighted, Loading, Table, shortTime, type Span, useAsync } from "../ui.js";
+import { Badge, Empty, ErrorBox, Highlighted, Loading, Table, shortTime, useAsync, type AsyncState } from "../ui.js";
+import "../logs-page.css";
 
 const windows: { id: string; label: string; ms: number }[] = [
   { id: "1h", label: "Last hour", ms: 3_600_000 },
@@ -19,76 +23,190 @@ const windows: { id: string; label: string; ms: number }[] = [
 ];
 const pageSize = 25;
 
-/** The spans of the results on one part: a message's content (no tool id) or one of its tool calls. */
-function spansOf(hits: MsgResult[], toolId: number | undefined): Span[] {
-  return hits.filter((h) => h.toolId === toolId).flatMap((h) => h.spans.map((s) => ({ start: s.start, end: s.end, detectorType: h.detectorType, labels: s.labels })));
-}
-
 function milliseconds(ms: number): string {
   return ms < 10 ? `${ms.toFixed(2)} ms` : `${Math.round(ms)} ms`;
 }
 
-function snippet(log: GuardLog): string {
-  const m = log.messages.find((x) => x.role === "user") ?? log.messages[0];
-  const text = m?.content ?? "";
-  return text.length > 90 ? text.slice(0, 90) + "…" : text;
-}
+type Order = "newest_first" | "oldest_first";
 
-/** The list's filters (the log endpoint's, the time as a window ending now). */
+/** The list's filters (the log endpoint's, the time as a window ending now) and its order; kept in the page's address. */
 interface LogFilter {
   windowId: string;
   projectId: string;
   flaggedOnly: boolean;
   detectedOnly: boolean;
   families: string[];
+  order: Order;
 }
 
-/** The filters, the page offset and the logs they select; changing a filter goes back to the first page. */
-function useLogPage(api: Api) {
-  const [filter, setFilter] = useState<LogFilter>({ windowId: "24h", projectId: "", flaggedOnly: false, detectedOnly: false, families: [] });
-  const [offset, setOffset] = useState(0);
-  const { windowId, projectId, flaggedOnly, detectedOnly, families } = filter;
-  const logs = useAsync(() => {
-    const end = Date.now() + 60_000;
-    const ms = windows.find((w) => w.id === windowId)!.ms;
-    return api.logs.getLogs({
-      startTime: new Date(end - ms).toISOString(),
-      endTime: new Date(end).toISOString(),
-      projectId: projectId || undefined,
-      flaggedOnly,
-      detectedOnly,
-      detectorTypes: families,
-      limit: pageSize,
-      offset,
-    });
-  }, [windowId, projectId, flaggedOnly, detectedOnly, families.join(","), offset]);
-  const changeFilter = (patch: Partial<LogFilter>) => {
-    setOffset(0);
-    setFilter({ ...filter, ...patch });
+const defaults: LogFilter = { windowId: "24h", projectId: "", flaggedOnly: false, detectedOnly: false, families: [], order: "newest_first" };
+
+/** The filter a link gives (`#/logs?window=7d&project=…&family=data_leakage`, as the overview links); the rest are defaults. */
+function filterOfQuery(q: URLSearchParams): LogFilter {
+  const windowId = q.get("window") ?? "";
+  return {
+    windowId: windows.some((w) => w.id === windowId) ? windowId : defaults.windowId,
+    projectId: q.get("project") ?? "",
+    flaggedOnly: q.get("flagged") === "1",
+    detectedOnly: q.get("detected") === "1",
+    families: q.getAll("family").filter((f) => logFilterOptions.some((o) => o.value === f)),
+    order: q.get("order") === "oldest_first" ? "oldest_first" : "newest_first",
   };
-  return { filter, changeFilter, offset, setOffset, logs };
 }
 
-export function LogsPage({ api }: PageProps) {
+function queryOf(f: LogFilter): string {
+  const q = new URLSearchParams();
+  if (f.windowId !== defaults.windowId) q.set("window", f.windowId);
+  if (f.projectId) q.set("project", f.projectId);
+  if (f.flaggedOnly) q.set("flagged", "1");
+  if (f.detectedOnly) q.set("detected", "1");
+  for (const family of f.families) q.append("family", family);
+  if (f.order !== defaults.order) q.set("order", f.order);
+  return q.toString();
+}
+
+/**
+ * Where the page is: `offset` logs from the top of the list, or (`fromBottom`) from its bottom,
+ * read with the other order and shown turned round; so the last page is one call away whatever
+ * the window holds.
+ */
+interface Position {
+  fromBottom: boolean;
+  offset: number;
+}
+
+/** A page of the list as shown: its logs in the list's order, and where it is. */
+interface LogPage {
+  logs: GuardLog[];
+  hasMore: boolean;
+  position: Position;
+  order: Order;
+}
+
+const top: Position = { fromBottom: false, offset: 0 };
+const bottom: Position = { fromBottom: true, offset: 0 };
+
+/**
+ * The window's end, fixed when the filters change or the newest logs are asked for, so that
+ * offsets stay put while traffic continues (newest first, new logs would push every page down).
+ * A minute ahead, for a browser clock behind the service's.
+ */
+const windowEnd = () => Date.now() + 60_000;
+
+/** The filters, the position and the logs they select; a filter change goes back to the top. */
+function useLogPage(api: Api, query: URLSearchParams) {
+  const [filter, setFilter] = useState(() => filterOfQuery(query));
+  const [position, setPosition] = useState(top);
+  const [until, setUntil] = useState(windowEnd);
+  // A link to other filters while the page is shown (the overview's, the navigation's).
+  const linked = query.toString();
+  useEffect(() => {
+    const next = filterOfQuery(new URLSearchParams(linked));
+    if (queryOf(next) !== queryOf(filter)) {
+      setFilter(next);
+      setPosition(top);
+      setUntil(windowEnd());
+    }
+  }, [linked]);
+  const logs = useAsync(async (): Promise<LogPage> => {
+    const ms = windows.find((w) => w.id === filter.windowId)!.ms;
+    const reversed: Order = filter.order === "newest_first" ? "oldest_first" : "newest_first";
+    const page = await api.logs.getLogs({
+      startTime: new Date(until - ms).toISOString(),
+      endTime: new Date(until).toISOString(),
+      projectId: filter.projectId || undefined,
+      flaggedOnly: filter.flaggedOnly,
+      detectedOnly: filter.detectedOnly,
+      detectorTypes: filter.families,
+      limit: pageSize,
+      offset: position.offset,
+      order: position.fromBottom ? reversed : filter.order,
+    });
+    // The page says where it is: until the next arrives, the one shown keeps its own position.
+    return { logs: position.fromBottom ? [...page.logs].reverse() : page.logs, hasMore: page.hasMore, position, order: filter.order };
+  }, [queryOf(filter), until, position.fromBottom, position.offset]);
+  const changeFilter = (patch: Partial<LogFilter>) => {
+    const next = { ...filter, ...patch };
+    setFilter(next);
+    setPosition(top);
+    setUntil(windowEnd());
+    // The address keeps the filters (a reload or a shared link shows the same list); replaceState fires no hashchange.
+    const q = queryOf(next);
+    history.replaceState(history.state, "", `#/logs${q ? `?${q}` : ""}`);
+  };
+  const go = (p: Position, refresh: boolean) => {
+    setPosition(p);
+    if (refresh) setUntil(windowEnd());
+  };
+  return { filter, changeFilter, go, logs };
+}
+
+export function LogsPage({ api, query }: PageProps) {
+  usePageTitle("Logs");
   const projects = useProjects(api);
-  const { filter, changeFilter, offset, setOffset, logs } = useLogPage(api);
+  const names = new Map(projects?.map((p) => [p.id, p.name]));
+  const { filter, changeFilter, go, logs } = useLogPage(api, query);
   return (
     <section>
       <h1 tabIndex={-1}>Logs</h1>
       <LogFilters filter={filter} projects={projects} onChange={changeFilter} />
-      {logs.loading && <Loading what="logs" />}
+      <LogsStatus logs={logs} />
+      {logs.loading && (
+        // Announced by the status above: one voice per page.
+        <div aria-hidden="true">
+          <Loading what="logs" />
+        </div>
+      )}
       {logs.problem && <ErrorBox problem={logs.problem} />}
       {logs.data && logs.data.logs.length === 0 && <Empty>No logged requests match these filters.</Empty>}
-      {logs.data && logs.data.logs.length > 0 && <LogTable logs={logs.data.logs} />}
-      {logs.data && <LogPager offset={offset} shown={logs.data.logs.length} hasMore={logs.data.hasMore} onOffset={setOffset} />}
+      {logs.data && logs.data.logs.length > 0 && <LogTable logs={logs.data.logs} order={logs.data.order} names={names} />}
+      {logs.data && <LogPager page={logs.data} onGo={go} />}
     </section>
+  );
+}
+
+/** "Logs 26–50 from the newest": where the page is, counted from the end it was read from. */
+function positionText(position: Position, shown: number, order: Order): string {
+  const topEnd = order === "newest_first" ? "newest" : "oldest";
+  const bottomEnd = order === "newest_first" ? "oldest" : "newest";
+  return `Logs ${position.offset + 1}–${position.offset + shown} from the ${position.fromBottom ? bottomEnd : topEnd}`;
+}
+
+/** Says what the filters or a page change gave, for screen readers: a region present from the start, so a change in it is announced. */
+function LogsStatus({ logs }: { logs: AsyncState<LogPage> }) {
+  const page = logs.data;
+  const text = logs.loading
+    ? "Loading logs…"
+    : !page
+      ? ""
+      : page.logs.length === 0
+        ? "No logged requests match these filters."
+        : `${positionText(page.position, page.logs.length, page.order)}.`;
+  return (
+    <p class="visually-hidden" role="status">
+      {text}
+    </p>
+  );
+}
+
+/** A checkbox with the hint that says what it selects, read with its name. */
+function HintedCheck({ id, label, hint, checked, onChange }: { id: string; label: string; hint: string; checked: boolean; onChange: (v: boolean) => void }) {
+  return (
+    <div class="hinted">
+      <label class="check">
+        <input type="checkbox" checked={checked} aria-describedby={`${id}-hint`} onChange={(e) => onChange(e.currentTarget.checked)} /> {label}
+      </label>
+      <span class="hint" id={`${id}-hint`}>
+        {hint}
+      </span>
+    </div>
   );
 }
 
 function LogFilters({ filter, projects, onChange }: { filter: LogFilter; projects: Project[] | undefined; onChange: (patch: Partial<LogFilter>) => void }) {
   const { families } = filter;
   return (
-    <form class="controls" onSubmit={(e) => e.preventDefault()}>
+    <form class="controls log-filters" onSubmit={(e) => e.preventDefault()}>
       <label>
         Time
         <select value={filter.windowId} onChange={(e) => onChange({ windowId: e.currentTarget.value })}>
@@ -100,22 +218,37 @@ function LogFilters({ filter, projects, onChange }: { filter: LogFilter; project
         </select>
       </label>
       <ProjectSelect projects={projects} value={filter.projectId} onChange={(projectId) => onChange({ projectId })} anyLabel="All projects" />
-      <label class="check">
-        <input type="checkbox" checked={filter.flaggedOnly} onChange={(e) => onChange({ flaggedOnly: e.currentTarget.checked })} /> Flagged only
+      <label>
+        Order
+        <select value={filter.order} onChange={(e) => onChange({ order: e.currentTarget.value as Order })}>
+          <option value="newest_first">Newest first</option>
+          <option value="oldest_first">Oldest first</option>
+        </select>
       </label>
-      <label class="check">
-        <input type="checkbox" checked={filter.detectedOnly} onChange={(e) => onChange({ detectedOnly: e.currentTarget.checked })} /> Detected only
-      </label>
+      <HintedCheck
+        id="flagged-only"
+        label={`${outcomeWords.flagged.label} only`}
+        hint={outcomeWords.flagged.hint}
+        checked={filter.flaggedOnly}
+        onChange={(flaggedOnly) => onChange({ flaggedOnly })}
+      />
+      <HintedCheck
+        id="detected-only"
+        label={`${outcomeWords.detected.label} only`}
+        hint={outcomeWords.detected.hint}
+        checked={filter.detectedOnly}
+        onChange={(detectedOnly) => onChange({ detectedOnly })}
+      />
       <fieldset class="families">
-        <legend>Detector families</legend>
-        {logFamilies.map((f) => (
-          <label class="check" key={f}>
+        <legend>Detector families (any of)</legend>
+        {logFilterOptions.map((f) => (
+          <label class="check" key={f.value}>
             <input
               type="checkbox"
-              checked={families.includes(f)}
-              onChange={(e) => onChange({ families: e.currentTarget.checked ? [...families, f] : families.filter((x) => x !== f) })}
+              checked={families.includes(f.value)}
+              onChange={(e) => onChange({ families: e.currentTarget.checked ? [...families, f.value] : families.filter((x) => x !== f.value) })}
             />{" "}
-            {f}
+            {f.label}
           </label>
         ))}
       </fieldset>
@@ -123,39 +256,102 @@ function LogFilters({ filter, projects, onChange }: { filter: LogFilter; project
   );
 }
 
-function LogTable({ logs }: { logs: GuardLog[] }) {
+/** One badge per family that fired, named by the family and listing its detector types (with their levels when given). */
+function FamilyBadges({ results, levels = false }: { results: { detectorType: string; result: string }[]; levels?: boolean }) {
+  const byFamily = new Map<string, string[]>();
+  for (const r of results) {
+    const family = familyOf(r.detectorType);
+    byFamily.set(family, [...(byFamily.get(family) ?? []), levels ? `${r.detectorType} (${r.result})` : r.detectorType]);
+  }
   return (
-    <Table columns={["Time", "Project", "Decision", "Detectors", "Conversation"]} caption="Logged requests, oldest first">
-      {logs.map((l) => (
-        <tr key={l.requestUuid}>
-          <td>
-            <a href={logHref(l)}>{shortTime(l.timestamp)}</a>
-          </td>
-          <td>{l.projectId}</td>
-          <td>{l.flagged ? <strong class="flagged">Flagged</strong> : l.results.length > 0 ? "Detected" : "Passed"}</td>
-          <td>
-            {l.results.map((r) => (
-              <Badge key={r.detectorType} type={r.detectorType} />
-            ))}
-          </td>
-          <td class="snippet">{snippet(l)}</td>
-        </tr>
+    <>
+      {[...byFamily].map(([family, types]) => (
+        <Badge key={family} type={results.find((r) => familyOf(r.detectorType) === family)!.detectorType}>
+          <strong>{family}</strong>: {types.join(", ")}
+        </Badge>
       ))}
-    </Table>
+    </>
   );
 }
 
-/** Previous and next by the page size; `shown` is how many logs this page holds. */
-function LogPager({ offset, shown, hasMore, onOffset }: { offset: number; shown: number; hasMore: boolean; onOffset: (offset: number) => void }) {
+function Outcome({ log }: { log: GuardLog }) {
+  const outcome = outcomeOf(log);
+  if (outcome === "flagged") return <strong class="flagged">{outcomeWords.flagged.label}</strong>;
+  return <>{outcome === "detected" ? `${outcomeWords.detected.label}, not flagged` : outcomeWords.passed.label}</>;
+}
+
+function LogTable({ logs, order, names }: { logs: GuardLog[]; order: Order; names: Map<string, string> }) {
+  return (
+    <>
+      <p class="hint legend-words">
+        {(["flagged", "detected", "passed"] as const).map((o) => (
+          <span key={o}>
+            <strong>{outcomeWords[o].label}</strong>: {outcomeWords[o].hint}.{" "}
+          </span>
+        ))}
+        The message shown is the one a detector fired on, else the last user message.
+      </p>
+      <Table columns={["Time", "Project", "Decision", "Detectors", "Message"]} caption={`Logged requests, ${order === "newest_first" ? "newest" : "oldest"} first`}>
+        {logs.map((l) => {
+          const excerpt = excerptOf(l);
+          return (
+            <tr key={l.requestUuid}>
+              <td>
+                <a href={logHref(l)}>{shortTime(l.timestamp)}</a>
+              </td>
+              <td>{names.get(l.projectId) ?? l.projectId}</td>
+              <td>
+                <Outcome log={l} />
+              </td>
+              <td>
+                <FamilyBadges results={l.results} />
+              </td>
+              <td class="snippet">
+                {excerpt && (
+                  <>
+                    <span class="muted">{excerpt.where}: </span>
+                    <Highlighted text={excerpt.text} spans={excerpt.spans} />
+                  </>
+                )}
+              </td>
+            </tr>
+          );
+        })}
+      </Table>
+    </>
+  );
+}
+
+/**
+ * Newest, newer, older, oldest, laid out in the list's order. Buttons that lead nowhere stay
+ * focusable (aria-disabled, not disabled), so focus never drops to the top of the page; Newest
+ * also takes in the logs that arrived since.
+ */
+function LogPager({ page, onGo }: { page: LogPage; onGo: (p: Position, refresh: boolean) => void }) {
+  const { position, hasMore, order } = page;
+  const shown = page.logs.length;
+  const { fromBottom, offset } = position;
+  const up = { to: { fromBottom, offset: fromBottom ? offset + pageSize : offset - pageSize }, can: fromBottom ? hasMore : offset > 0 };
+  const down = { to: { fromBottom, offset: fromBottom ? offset - pageSize : offset + pageSize }, can: fromBottom ? offset > 0 : hasMore };
+  const atTop = !fromBottom && offset === 0;
+  const atBottom = (fromBottom && offset === 0) || (!fromBottom && !hasMore);
+  const newestFirst = order === "newest_first";
+  const buttons = [
+    { label: newestFirst ? "Newest" : "Oldest", to: top, can: newestFirst || !atTop, refresh: newestFirst },
+    { label: newestFirst ? "Newer" : "Older", to: up.to, can: up.can, refresh: false },
+    { label: newestFirst ? "Older" : "Newer", to: down.to, can: down.can, refresh: false },
+    { label: newestFirst ? "Oldest" : "Newest", to: bottom, can: !newestFirst || !atBottom, refresh: !newestFirst },
+  ];
+  const button = (b: (typeof buttons)[number]) => (
+    <button type="button" class="secondary" key={b.label} aria-disabled={b.can ? undefined : "true"} onClick={() => b.can && onGo(b.to, b.refresh)}>
+      {b.label}
+    </button>
+  );
   return (
     <nav class="pager" aria-label="Pages">
-      <button type="button" class="secondary" disabled={offset === 0} onClick={() => onOffset(Math.max(0, offset - pageSize))}>
-        Previous
-      </button>
-      <span>{shown > 0 ? `${offset + 1}–${offset + shown}` : ""}</span>
-      <button type="button" class="secondary" disabled={!hasMore} onClick={() => onOffset(offset + pageSize)}>
-        Next
-      </button>
+      {buttons.slice(0, 2).map(button)}
+      <span>{shown > 0 ? positionText(position, shown, order) : ""}</span>
+      {buttons.slice(2).map(button)}
     </nav>
   );
 }
@@ -188,9 +384,11 @@ function usePolicyVersion(api: Api, log: GuardLog | null | undefined) {
 
 export function LogDetailPage({ api, params, query }: PageProps) {
   const id = params[0];
+  usePageTitle(`Request ${id}`);
   const found = useLoggedRequest(api, id, query.get("at") ?? "");
   const log = found.data;
   const version = usePolicyVersion(api, log);
+  const projects = useProjects(api);
   return (
     <section>
       <p>
@@ -202,7 +400,7 @@ export function LogDetailPage({ api, params, query }: PageProps) {
       {found.data === null && <Empty>No logged request {id} at this time: it may have passed the retention period.</Empty>}
       {log && (
         <>
-          <LogFacts log={log} version={version.data} />
+          <LogFacts log={log} version={version.data} projectName={projects?.find((p) => p.id === log.projectId)?.name} />
           <h2>Conversation</h2>
           <SpanLegend log={log} />
           <ConversationNotes log={log} />
@@ -213,13 +411,26 @@ export function LogDetailPage({ api, params, query }: PageProps) {
   );
 }
 
-function LogFacts({ log, version }: { log: GuardLog; version: number | null | undefined }) {
+/** The request's `metadata` as sent (a JSON object, logged as a string), laid out to read; null when none was sent. */
+function metadataOf(log: GuardLog): string | null {
+  try {
+    const value: unknown = JSON.parse(log.eventMetadata);
+    if (value && typeof value === "object" && Object.keys(value).length === 0) return null;
+    return JSON.stringify(value, null, 2);
+  } catch {
+    return log.eventMetadata || null;
+  }
+}
+
+function LogFacts({ log, version, projectName }: { log: GuardLog; version: number | null | undefined; projectName: string | undefined }) {
+  const metadata = metadataOf(log);
+  const outcome = outcomeOf(log);
   return (
     <dl class="facts">
       <dt>Time</dt>
       <dd>{shortTime(log.timestamp)}</dd>
       <dt>Project</dt>
-      <dd>{log.projectId}</dd>
+      <dd>{projectName ? `${projectName} (${log.projectId})` : log.projectId}</dd>
       <dt>Policy</dt>
       <dd>
         {log.policyId ? <a href={`#/policies/${encodeURIComponent(log.policyId)}`}>{log.policyId}</a> : "—"}
@@ -227,19 +438,18 @@ function LogFacts({ log, version }: { log: GuardLog; version: number | null | un
         {version && log.policyVersion === undefined ? " (the newest saved before the request)" : ""}
       </dd>
       <dt>Decision</dt>
-      <dd>{log.flagged ? <strong class="flagged">Flagged</strong> : log.results.length > 0 ? "Detected, not flagged (detect mode)" : "Passed"}</dd>
-      <dt>Detectors</dt>
       <dd>
-        {log.results.length === 0
-          ? "none fired"
-          : log.results.map((r) => (
-              <Badge key={r.detectorType} type={r.detectorType}>
-                {r.detectorType}: {r.result}
-              </Badge>
-            ))}
+        <Outcome log={log} />
+        <span class="muted"> — {outcome === "detected" ? "the project is in detect mode, so the answer was not flagged" : outcomeWords[outcome].hint}</span>
       </dd>
+      <dt>Detectors</dt>
+      <dd>{log.results.length === 0 ? "none fired" : <FamilyBadges results={log.results} levels />}</dd>
       <dt>Screening time</dt>
       <dd>{log.screeningMs !== undefined ? milliseconds(log.screeningMs) : "not recorded"}</dd>
+      <dt>Request metadata</dt>
+      <dd>{metadata ? <pre class="metadata">{metadata}</pre> : "none sent"}</dd>
+      <dt>Messages</dt>
+      <dd>{log.messages.length}</dd>
     </dl>
   );
 }

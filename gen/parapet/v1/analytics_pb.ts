@@ -13,7 +13,7 @@ import type { Message } from "@bufbuild/protobuf";
  * Describes the file parapet/v1/analytics.proto.
  */
 export const file_parapet_v1_analytics: GenFile = /*@__PURE__*/
-  fileDesc("ChpwYXJhcGV0L3YxL2FuYWx5dGljcy5wcm90bxIKcGFyYXBldC52MSKAAwoTR2V0QW5hbHl0aWNzUmVxdWVzdBJyCgpzdGFydF90aW1lGAEgASgJQl66SFtyWTJXXlswLTldezR9LVswLTldezJ9LVswLTldezJ9W1R0XVswLTldezJ9OlswLTldezJ9OlswLTldezJ9KFwuWzAtOV17MSw5fSk/KFtael18XCswMDowMCkkEnAKCGVuZF90aW1lGAIgASgJQl66SFtyWTJXXlswLTldezR9LVswLTldezJ9LVswLTldezJ9W1R0XVswLTldezJ9OlswLTldezJ9OlswLTldezJ9KFwuWzAtOV17MSw5fSk/KFtael18XCswMDowMCkkEicKC3Byb2plY3RfaWRzGAMgAygJQhK6SA+SAQwQ6AciB3IFEAEYyAESSwoKcmVzb2x1dGlvbhgEIAEoCUIyukgvci0yK14oUFRbMS05XVswLTldezAsNX1bTUhdfFBbMS05XVswLTldezAsM31EKSRIAIgBAUINCgtfcmVzb2x1dGlvbiKUAQoUR2V0QW5hbHl0aWNzUmVzcG9uc2USHAoUZWZmZWN0aXZlX3N0YXJ0X3RpbWUYASABKAkSGgoSZWZmZWN0aXZlX2VuZF90aW1lGAIgASgJEhIKCnJlc29sdXRpb24YAyABKAkSLgoIcHJvamVjdHMYBCADKAsyHC5wYXJhcGV0LnYxLlByb2plY3RBbmFseXRpY3MicgoQUHJvamVjdEFuYWx5dGljcxIdCgpwcm9qZWN0X2lkGAEgASgJQgSItRgBSACIAQESMAoLdGltZV9zZXJpZXMYAiADKAsyGy5wYXJhcGV0LnYxLkFuYWx5dGljc0J1Y2tldEINCgtfcHJvamVjdF9pZCLfAQoPQW5hbHl0aWNzQnVja2V0EhEKCXRpbWVzdGFtcBgBIAEoCRIUCgxudW1fcmVxdWVzdHMYAiABKAUSFQoNdG90YWxfZmxhZ2dlZBgDIAEoBRIdChVwcm9tcHRfYXR0YWNrX2ZsYWdnZWQYBCABKAUSGgoSbW9kZXJhdGlvbl9mbGFnZ2VkGAUgASgFEhMKC3BpaV9mbGFnZ2VkGAYgASgFEh0KFXVua25vd25fbGlua3NfZmxhZ2dlZBgHIAEoBRIdChVvdmVycmlkZV9kZW55X2ZsYWdnZWQYCCABKAUyhwEKEEFuYWx5dGljc1NlcnZpY2UScwoMR2V0QW5hbHl0aWNzEh8ucGFyYXBldC52MS5HZXRBbmFseXRpY3NSZXF1ZXN0GiAucGFyYXBldC52MS5HZXRBbmFseXRpY3NSZXNwb25zZSIgkAIBgtPkkwIXOgEqIhIvdjEtYmV0YS9hbmFseXRpY3NiBnByb3RvMw", [file_buf_validate_validate, file_google_api_annotations, file_parapet_v1_options]);
+  fileDesc("ChpwYXJhcGV0L3YxL2FuYWx5dGljcy5wcm90bxIKcGFyYXBldC52MSKZAwoTR2V0QW5hbHl0aWNzUmVxdWVzdBJyCgpzdGFydF90aW1lGAEgASgJQl66SFtyWTJXXlswLTldezR9LVswLTldezJ9LVswLTldezJ9W1R0XVswLTldezJ9OlswLTldezJ9OlswLTldezJ9KFwuWzAtOV17MSw5fSk/KFtael18XCswMDowMCkkEnAKCGVuZF90aW1lGAIgASgJQl66SFtyWTJXXlswLTldezR9LVswLTldezJ9LVswLTldezJ9W1R0XVswLTldezJ9OlswLTldezJ9OlswLTldezJ9KFwuWzAtOV17MSw5fSk/KFtael18XCswMDowMCkkEicKC3Byb2plY3RfaWRzGAMgAygJQhK6SA+SAQwQ6AciB3IFEAEYyAESSwoKcmVzb2x1dGlvbhgEIAEoCUIyukgvci0yK14oUFRbMS05XVswLTldezAsNX1bTUhdfFBbMS05XVswLTldezAsM31EKSRIAIgBARIXCg9pbmNsdWRlX2RldGFpbHMYBSABKAhCDQoLX3Jlc29sdXRpb24i0QEKFEdldEFuYWx5dGljc1Jlc3BvbnNlEhwKFGVmZmVjdGl2ZV9zdGFydF90aW1lGAEgASgJEhoKEmVmZmVjdGl2ZV9lbmRfdGltZRgCIAEoCRISCgpyZXNvbHV0aW9uGAMgASgJEi4KCHByb2plY3RzGAQgAygLMhwucGFyYXBldC52MS5Qcm9qZWN0QW5hbHl0aWNzEjAKBnRvdGFscxgFIAEoCzIbLnBhcmFwZXQudjEuQW5hbHl0aWNzQnVja2V0SACIAQFCCQoHX3RvdGFscyJyChBQcm9qZWN0QW5hbHl0aWNzEh0KCnByb2plY3RfaWQYASABKAlCBIi1GAFIAIgBARIwCgt0aW1lX3NlcmllcxgCIAMoCzIbLnBhcmFwZXQudjEuQW5hbHl0aWNzQnVja2V0Qg0KC19wcm9qZWN0X2lkIuEDCg9BbmFseXRpY3NCdWNrZXQSEQoJdGltZXN0YW1wGAEgASgJEhQKDG51bV9yZXF1ZXN0cxgCIAEoBRIVCg10b3RhbF9mbGFnZ2VkGAMgASgFEh0KFXByb21wdF9hdHRhY2tfZmxhZ2dlZBgEIAEoBRIaChJtb2RlcmF0aW9uX2ZsYWdnZWQYBSABKAUSEwoLcGlpX2ZsYWdnZWQYBiABKAUSHQoVdW5rbm93bl9saW5rc19mbGFnZ2VkGAcgASgFEh0KFW92ZXJyaWRlX2RlbnlfZmxhZ2dlZBgIIAEoBRIdChBkZWNpc2lvbl9mbGFnZ2VkGAkgASgFSACIAQESTgoPZGV0ZWN0b3JfY291bnRzGAogAygLMi8ucGFyYXBldC52MS5BbmFseXRpY3NCdWNrZXQuRGV0ZWN0b3JDb3VudHNFbnRyeUIEkLUYARI0CgxzY3JlZW5pbmdfbXMYCyABKAsyGS5wYXJhcGV0LnYxLlNjcmVlbmluZ1RpbWVIAYgBARo1ChNEZXRlY3RvckNvdW50c0VudHJ5EgsKA2tleRgBIAEoCRINCgV2YWx1ZRgCIAEoBToCOAFCEwoRX2RlY2lzaW9uX2ZsYWdnZWRCDwoNX3NjcmVlbmluZ19tcyJeCg1TY3JlZW5pbmdUaW1lEg0KBWNvdW50GAEgASgFEhYKA3A1MBgCIAEoAUIEiLUYAUgAiAEBEhYKA3A5NRgDIAEoAUIEiLUYAUgBiAEBQgYKBF9wNTBCBgoEX3A5NTKHAQoQQW5hbHl0aWNzU2VydmljZRJzCgxHZXRBbmFseXRpY3MSHy5wYXJhcGV0LnYxLkdldEFuYWx5dGljc1JlcXVlc3QaIC5wYXJhcGV0LnYxLkdldEFuYWx5dGljc1Jlc3BvbnNlIiCQAgGC0+STAhc6ASoiEi92MS1iZXRhL2FuYWx5dGljc2IGcHJvdG8z", [file_buf_validate_validate, file_google_api_annotations, file_parapet_v1_options]);
 
 /**
  * @generated from message parapet.v1.GetAnalyticsRequest
@@ -44,6 +44,14 @@ export type GetAnalyticsRequest = Message<"parapet.v1.GetAnalyticsRequest"> & {
    * @generated from field: optional string resolution = 4;
    */
   resolution?: string | undefined;
+
+  /**
+   * Extension: also answer each bucket's decisions, counts per detector type and screening time,
+   * and the totals over the range (docs/api.md#analytics-details).
+   *
+   * @generated from field: bool include_details = 5;
+   */
+  includeDetails: boolean;
 };
 
 /**
@@ -76,6 +84,14 @@ export type GetAnalyticsResponse = Message<"parapet.v1.GetAnalyticsResponse"> & 
    * @generated from field: repeated parapet.v1.ProjectAnalytics projects = 4;
    */
   projects: ProjectAnalytics[];
+
+  /**
+   * Extension, with include_details: every bucket of every answered project summed; its
+   * timestamp is effective_start_time.
+   *
+   * @generated from field: optional parapet.v1.AnalyticsBucket totals = 5;
+   */
+  totals?: AnalyticsBucket | undefined;
 };
 
 /**
@@ -152,6 +168,28 @@ export type AnalyticsBucket = Message<"parapet.v1.AnalyticsBucket"> & {
    * @generated from field: int32 override_deny_flagged = 8;
    */
   overrideDenyFlagged: number;
+
+  /**
+   * Extension, with include_details: requests whose answer was flagged: true (enforce mode).
+   *
+   * @generated from field: optional int32 decision_flagged = 9;
+   */
+  decisionFlagged?: number | undefined;
+
+  /**
+   * Extension, with include_details: requests per detector type that fired (custom guardrails as
+   * custom_guardrail); types that did not fire are left out.
+   *
+   * @generated from field: map<string, int32> detector_counts = 10;
+   */
+  detectorCounts: { [key: string]: number };
+
+  /**
+   * Extension, with include_details: the screening time of the bucket's requests.
+   *
+   * @generated from field: optional parapet.v1.ScreeningTime screening_ms = 11;
+   */
+  screeningMs?: ScreeningTime | undefined;
 };
 
 /**
@@ -160,6 +198,40 @@ export type AnalyticsBucket = Message<"parapet.v1.AnalyticsBucket"> & {
  */
 export const AnalyticsBucketSchema: GenMessage<AnalyticsBucket> = /*@__PURE__*/
   messageDesc(file_parapet_v1_analytics, 3);
+
+/**
+ * Screening time (docs/api.md#analytics-details): estimated from a fixed histogram kept with the
+ * counters, so a percentile is exact to within one histogram bin.
+ *
+ * @generated from message parapet.v1.ScreeningTime
+ */
+export type ScreeningTime = Message<"parapet.v1.ScreeningTime"> & {
+  /**
+   * Requests with a recorded screening time (a stream's request has none).
+   *
+   * @generated from field: int32 count = 1;
+   */
+  count: number;
+
+  /**
+   * Milliseconds; null when count is 0.
+   *
+   * @generated from field: optional double p50 = 2;
+   */
+  p50?: number | undefined;
+
+  /**
+   * @generated from field: optional double p95 = 3;
+   */
+  p95?: number | undefined;
+};
+
+/**
+ * Describes the message parapet.v1.ScreeningTime.
+ * Use `create(ScreeningTimeSchema)` to create a new message.
+ */
+export const ScreeningTimeSchema: GenMessage<ScreeningTime> = /*@__PURE__*/
+  messageDesc(file_parapet_v1_analytics, 4);
 
 /**
  * Analytics (docs/api.md#analytics).

@@ -193,7 +193,7 @@ export class OpenStream {
     const log = logOf(requestUuid, setup.openedAt, setup.orgId, setup.resolved, session.flagged, session.screening(), messages, setup.metadata, {
       keyId: setup.keyId,
     });
-    await Promise.all([deps.logs.append(log), deps.rollups.record(setup.orgId, setup.resolved.project._id, setup.openedAt, log.fired)]);
+    await Promise.all([deps.logs.append(log), deps.rollups.record(setup.orgId, setup.resolved.project._id, setup.openedAt, log.fired, { flagged: log.flagged })]);
     for (const type of log.fired) deps.metrics?.detections.inc({ detector_type: type });
   }
 }

@@ -249,7 +249,7 @@ describe.skipIf(!hasChromium)("console in Chromium", () => {
     await page.keyboard.press("Space");
     await expect.poll(() => rows.count()).toBe(2);
     expect(await flaggedOnly.evaluate((el) => el === document.activeElement)).toBe(true);
-    const status = page.locator('[role="status"].visually-hidden');
+    const status = page.locator('[role="status"].visually-hidden:not(#announcer)');
     await expect.poll(() => status.textContent()).toBe("Logs 1–2 from the newest.");
     // The filters are in the address, so a reload keeps them.
     expect(await page.evaluate(() => location.hash)).toBe("#/logs?flagged=1");
@@ -280,6 +280,8 @@ describe.skipIf(!hasChromium)("console in Chromium", () => {
     await expect.poll(async () => (await facts.textContent()) ?? "").toContain("policy-default, version 1");
     expect(await facts.textContent()).not.toContain("newest saved before");
     expect(await facts.textContent()).toMatch(/Screening time[\d.]+ ms/);
+    // The screening key that sent it (the bootstrap key has no name: its id alone).
+    expect(await facts.textContent()).toMatch(/API key(.+ \()?key-[\w-]+/);
     await page.screenshot({ path: path.join(shots, "log-detail.png"), fullPage: true });
     // The logged conversation goes to the playground, screened again there.
     await page.getByRole("button", { name: "Open in the playground" }).click();
@@ -438,7 +440,7 @@ describe.skipIf(!hasChromium)("console in Chromium", () => {
     );
     await page.goto(`${server.url}/console#/logs?project=${project.body.id}`);
     const rows = page.locator("tbody tr");
-    const status = page.locator('[role="status"].visually-hidden');
+    const status = page.locator('[role="status"].visually-hidden:not(#announcer)');
     const focused = (name: string) => page.getByRole("button", { name, exact: true }).evaluate((el) => el === document.activeElement);
     await expect.poll(() => status.textContent()).toBe("Logs 1–25 from the newest.");
     expect(await rows.first().textContent()).toContain("bulk message 59");

@@ -422,6 +422,12 @@ function metadataOf(log: GuardLog): string | null {
   }
 }
 
+/** The screening key that sent the request: its name and id, or why there is none. */
+function keyOf(log: GuardLog): string {
+  if (!log.apiKeyId) return "not recorded";
+  return log.apiKeyName ? `${log.apiKeyName} (${log.apiKeyId})` : log.apiKeyId;
+}
+
 function LogFacts({ log, version, projectName }: { log: GuardLog; version: number | null | undefined; projectName: string | undefined }) {
   const metadata = metadataOf(log);
   const outcome = outcomeOf(log);
@@ -444,6 +450,8 @@ function LogFacts({ log, version, projectName }: { log: GuardLog; version: numbe
       </dd>
       <dt>Detectors</dt>
       <dd>{log.results.length === 0 ? "none fired" : <FamilyBadges results={log.results} levels />}</dd>
+      <dt>API key</dt>
+      <dd>{keyOf(log)}</dd>
       <dt>Screening time</dt>
       <dd>{log.screeningMs !== undefined ? milliseconds(log.screeningMs) : "not recorded"}</dd>
       <dt>Request metadata</dt>

@@ -179,6 +179,7 @@ describe("legacy function_call messages", () => {
     ],
     ["without arguments", [{ role: "assistant", content: null, function_call: { name: "f" } }], /messages\[0\]\.function_call\.arguments: value is required/],
     ["without a name", [{ role: "assistant", content: null, function_call: { arguments: "{}" } }], /messages\[0\]\.function_call\.name/],
+    ["as a string", [{ role: "assistant", content: null, function_call: "f()" }], /messages\[0\]\.function_call: expected an object \(FunctionCall\)/],
   ])("REST: a function_call %s answers 422 naming it", async (_, messages, message) => {
     const res = await server.rest("POST", "/v2/guard", { messages }, server.screeningKey);
     expect(res.status).toBe(422);

@@ -75,6 +75,7 @@ function buildRoutes(services: DescService[]): Route[] {
   }
   for (const pointer of pointerRoutes) {
     const rule: HttpRule = { verb: "POST", pathTemplate: pointer.path, body: "" };
+    // A pointer answers before any call: its method is never invoked, any descriptor will do.
     routes.push({ rule, template: parsePathTemplate(pointer.path), method: adaptedRoutes[0].method, pointer });
   }
   return routes;

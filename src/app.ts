@@ -20,7 +20,7 @@ import { apiKeyRequestViolations, apiKeyUpdateViolations } from "./api-keys/vali
 import { authInterceptor } from "./api/interceptors/auth.js";
 import { errorInterceptor } from "./api/interceptors/errors.js";
 import { timeoutInterceptor } from "./api/interceptors/timeout.js";
-import { validationInterceptor, type CrossFieldRules } from "./api/interceptors/validation.js";
+import { validationInterceptor, type CrossFieldRules, type FieldViolation } from "./api/interceptors/validation.js";
 import { bootstrap } from "./auth/bootstrap.js";
 import { openRequestLimits } from "./auth/request-limits.js";
 import type { Config } from "./config.js";
@@ -66,11 +66,17 @@ export interface App {
 }
 
 /** Rules spanning fields, run by the validation interceptor beside the proto rules. */
+/** `violations` of a request field's own rules, with paths from the request. */
+function under(field: string, violations: FieldViolation[]): FieldViolation[] {
+  return violations.map((v) => ({ ...v, field: v.field ? `${field}.${v.field}` : field }));
+}
+
 const crossFieldRules: CrossFieldRules = {
   [CreatePolicyRequestSchema.typeName]: (r: CreatePolicyRequest) => policyRequestViolations(r.policy),
   [UpdatePolicyRequestSchema.typeName]: (r: UpdatePolicyRequest) => policyRequestViolations(r.policy),
-  [PreviewPolicyImpactRequestSchema.typeName]: (r: PreviewPolicyImpactRequest) => policyRequestViolations(r.policy),
-  [LintPolicyDraftRequestSchema.typeName]: (r: LintPolicyDraftRequest) => policyRequestViolations(r.policy),
+  // The draft endpoints take the whole request as their body: paths start at `policy`, as protovalidate's do.
+  [PreviewPolicyImpactRequestSchema.typeName]: (r: PreviewPolicyImpactRequest) => under("policy", policyRequestViolations(r.policy)),
+  [LintPolicyDraftRequestSchema.typeName]: (r: LintPolicyDraftRequest) => under("policy", policyRequestViolations(r.policy)),
   [CreateProjectRequestSchema.typeName]: (r: CreateProjectRequest) => projectRequestViolations(r.project),
   [UpdateProjectRequestSchema.typeName]: (r: UpdateProjectRequest) => projectRequestViolations(r.project),
   [CreateCustomGuardrailRequestSchema.typeName]: (r: CreateCustomGuardrailRequest) => guardrailViolations(r.customGuardrail),

@@ -1,5 +1,6 @@
 // Values the interceptor chain hands to handlers.
 import { createContextKey, type HandlerContext } from "@connectrpc/connect";
+import type { FieldViolation } from "./errors.js";
 
 export interface Principal {
   orgId: string;
@@ -32,3 +33,11 @@ export function requestIdOf(ctx: HandlerContext): string | undefined {
  * overwriting anything a client sent), for limits per client address.
  */
 export const clientAddressHeader = "x-parapet-client-address";
+
+/**
+ * Values of the wrong JSON type that the REST layer found, with their paths, and
+ * took out of the request so that the rest of it could be decoded; the validation
+ * interceptor reports them with the rule violations, in one answer
+ * (docs/api.md#field-paths). RPC protocols decode in Connect and never set it.
+ */
+export const decodeViolationsKey = createContextKey<readonly FieldViolation[]>([], { description: "request values of the wrong JSON type" });

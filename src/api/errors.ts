@@ -31,6 +31,7 @@ export const errorKinds = {
   policy_in_use: { http: 409, code: Code.FailedPrecondition },
   endpoint_retired: { http: 410, code: Code.Unimplemented },
   payload_too_large: { http: 413, code: Code.ResourceExhausted },
+  unsupported_encoding: { http: 415, code: Code.Unimplemented },
   headers_too_large: { http: 431, code: Code.ResourceExhausted },
   validation_failed: { http: 422, code: Code.InvalidArgument },
   rate_limited: { http: 429, code: Code.ResourceExhausted },
@@ -42,16 +43,57 @@ export const errorKinds = {
 
 export type ErrorId = keyof typeof errorKinds;
 
+/** One broken rule of a request (docs/api.md#field-paths). */
+export interface FieldViolation {
+  /** JSON path rooted at what the client sent, snake_case names: `messages[0].content`, `detectors[1].location`; "" for the whole request. */
+  field: string;
+  message: string;
+  /** The rule's identifier (`string.in`), "" for a value of the wrong JSON type. */
+  rule: string;
+}
+
 export class ApiError extends Error {
   constructor(
     readonly id: ErrorId,
     message: string,
     /** Extra response headers, e.g. Retry-After for rate_limited. */
     readonly headers: Record<string, string> = {},
+    /** On validation_failed: every offending field, as the message lists them. */
+    readonly violations: readonly FieldViolation[] = [],
   ) {
     super(message);
     this.name = "ApiError";
   }
+}
+
+/**
+ * Violations one answer lists: a request of thousands of bad entries gets a
+ * bounded answer that still says how many there were.
+ */
+const maxListedViolations = 100;
+/** A path holds client strings (map keys): cut, so an answer never echoes a megabyte. */
+const maxPathLength = 200;
+const maxViolationMessageLength = 300;
+
+function cut(text: string, max: number): string {
+  return text.length > max ? text.slice(0, max - 1) + "…" : text;
+}
+
+/**
+ * The validation_failed error naming every violation, in the message (one
+ * `path: message [rule]` per violation) and as structured violations for the
+ * Error object and the RPC ErrorDetail (docs/api.md#field-paths).
+ */
+export function validationFailed(violations: readonly FieldViolation[]): ApiError {
+  const listed = violations.slice(0, maxListedViolations).map((v) => ({
+    field: cut(v.field, maxPathLength),
+    message: cut(v.message, maxViolationMessageLength),
+    rule: v.rule,
+  }));
+  const lines = listed.map((v) => `${v.field || "(request)"}: ${v.message}${v.rule ? ` [${v.rule}]` : ""}`);
+  const more = violations.length - listed.length;
+  if (more > 0) lines.push(`and ${more} more violation${more === 1 ? "" : "s"}`);
+  return new ApiError("validation_failed", "validation failed: " + lines.join("; "), {}, listed);
 }
 
 /** Connect codes raised by the framework itself (not by our code), mapped to an identifier. */
@@ -72,8 +114,9 @@ export function toConnectError(err: unknown, requestId: string): ConnectError {
   let id: ErrorId;
   let message: string;
   let headers: Record<string, string> = {};
+  let violations: readonly FieldViolation[] = [];
   if (err instanceof ApiError) {
-    ({ id, message, headers } = err);
+    ({ id, message, headers, violations } = err);
   } else if (err instanceof StorageUnavailableError) {
     id = "unavailable";
     message = "storage is unavailable; retry later";
@@ -87,13 +130,19 @@ export function toConnectError(err: unknown, requestId: string): ConnectError {
     id = "internal";
     message = "internal error";
   }
-  return detailedError(id, message, requestId, headers);
+  return detailedError(id, message, requestId, headers, violations);
 }
 
 /** The ConnectError of identifier `id`, with its ErrorDetail. */
-export function detailedError(id: ErrorId, message: string, requestId: string, headers: Record<string, string> = {}): ConnectError {
+export function detailedError(
+  id: ErrorId,
+  message: string,
+  requestId: string,
+  headers: Record<string, string> = {},
+  violations: readonly FieldViolation[] = [],
+): ConnectError {
   const kind = errorKinds[id];
-  const detail = create(ErrorDetailSchema, { error: id, requestId, httpStatus: kind.http });
+  const detail = create(ErrorDetailSchema, { error: id, requestId, httpStatus: kind.http, violations: violations.map((v) => ({ ...v })) });
   return new ConnectError(message, kind.code, headers, [{ desc: ErrorDetailSchema, value: detail }]);
 }
 
@@ -125,7 +174,8 @@ export function errorDetailOf(err: ConnectError) {
   return err.findDetails(ErrorDetailSchema)[0];
 }
 
-/** The REST Error object (docs/api.md#error-object). */
-export function errorBody(id: string, message: string, requestId: string, http: number) {
-  return { status: "error", error: id, message, code: http, request_id: requestId };
+/** The REST Error object (docs/api.md#error-object); `violations` only when there are some. */
+export function errorBody(id: string, message: string, requestId: string, http: number, violations: readonly FieldViolation[] = []) {
+  const body = { status: "error", error: id, message, code: http, request_id: requestId };
+  return violations.length > 0 ? { ...body, violations: violations.map(({ field, message, rule }) => ({ field, message, rule })) } : body;
 }

@@ -5,7 +5,7 @@
 // A cursor is opaque to clients. It carries the list it belongs to, so a cursor of another list
 // (or a hand-made one) is a 422 rather than a silently wrong page; it is not signed, because
 // forging one only moves the position inside the caller's own organization.
-import { ApiError } from "./errors.js";
+import { validationFailed } from "./errors.js";
 
 export interface PagePosition {
   created: Date;
@@ -24,7 +24,7 @@ function encodeCursor(list: string, last: PagePosition): string {
 export function decodeCursor(list: string, cursor: string | undefined): PagePosition | null {
   if (cursor === undefined || cursor === "") return null;
   const invalid = () =>
-    new ApiError("validation_failed", `validation failed: cursor: not a cursor of this list; pass next_cursor from the previous page unchanged [paging.cursor]`);
+    validationFailed([{ field: "cursor", message: "not a cursor of this list; pass next_cursor from the previous page unchanged", rule: "paging.cursor" }]);
   if (!/^[A-Za-z0-9_-]+$/.test(cursor)) throw invalid();
   let parsed: unknown;
   try {

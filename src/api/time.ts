@@ -2,10 +2,12 @@
 // rule has already checked the shape; this checks the calendar (Feb 30) and
 // converts to an instant.
 import { DateTime } from "luxon";
-import { ApiError } from "./errors.js";
+import { validationFailed, type ApiError } from "./errors.js";
 
+/** A 422 for `message`, which starts with the field's path (`end_time: ...`) when it is about one field. */
 export function invalidRequest(message: string): ApiError {
-  return new ApiError("validation_failed", `validation failed: ${message}`);
+  const m = /^([a-z_][\w.[\]]*): (.*)$/s.exec(message);
+  return validationFailed([m ? { field: m[1], message: m[2], rule: "" } : { field: "", message, rule: "" }]);
 }
 
 // Hour 24 is ISO 8601's "end of day", which luxon accepts as the next midnight; RFC 3339

@@ -35,6 +35,16 @@ function partsJson(m: Message): string {
   return JSON.stringify(kept);
 }
 
+/**
+ * The calls of a message as the log stores them: a legacy `function_call` as a tool call without
+ * id, after the `tool_calls` entries, so that `tool_id` in results points at it (parts.ts callsOf).
+ */
+function loggedCalls(m: Message): StoredLogMessage["tool_calls"] {
+  const calls = m.toolCalls.map((c) => ({ id: c.id, type: c.type, function: { name: c.function?.name ?? "", arguments: c.function?.arguments ?? "" } }));
+  if (m.functionCall) calls.push({ id: "", type: "function", function: { name: m.functionCall.name, arguments: m.functionCall.arguments ?? "" } });
+  return calls;
+}
+
 function logMessages(messages: Message[]): StoredLogMessage[] {
   return messages.map((m, index) => {
     const content = contentText(m);
@@ -47,7 +57,7 @@ function logMessages(messages: Message[]): StoredLogMessage[] {
       size: String(codePointLength(content)),
       index,
       name: m.name ?? "",
-      tool_calls: m.toolCalls.map((c) => ({ id: c.id, type: c.type, function: { name: c.function?.name ?? "", arguments: c.function?.arguments ?? "" } })),
+      tool_calls: loggedCalls(m),
       refusal: "",
       tool_call_id: m.toolCallId ?? "",
     };

@@ -6,7 +6,7 @@ import { create } from "@bufbuild/protobuf";
 import type { HandlerContext, ServiceImpl } from "@connectrpc/connect";
 import { MessageSchema, type Message } from "../../gen/parapet/v1/guard_pb.js";
 import type { PolicyDraftService, PreviewPolicyImpactRequest, PreviewPolicyImpactResponse } from "../../gen/parapet/v1/policy_drafts_pb.js";
-import { ApiError } from "../api/errors.js";
+import { ApiError, validationFailed } from "../api/errors.js";
 import { callerOrg, callerOrgWith, requireFeature } from "../api/tenant.js";
 import type { Organizations } from "../auth/organizations-repository.js";
 import type { CustomGuardrails } from "../custom-guardrails/repository.js";
@@ -65,7 +65,7 @@ export function policyDraftService(deps: PolicyDraftServiceDeps): ServiceImpl<ty
       const org = requireFeature(requireFeature(await callerOrg(ctx, deps.orgs), "logs_analytics"), "policies");
       const project = await deps.projects.get(org._id, req.projectId, org.default_project_id);
       if (!project) throw new ApiError("not_found", `no project '${req.projectId}' in this organization`);
-      if (!req.policy) throw new ApiError("validation_failed", "validation failed: policy is required");
+      if (!req.policy) throw validationFailed([{ field: "policy", message: "value is required", rule: "required" }]);
       const draft = policyInputOf(req.policy);
       const stored = await deps.guardrails.many(org._id, draft.custom_guardrail_ids);
       const missing = draft.custom_guardrail_ids.filter((id) => !stored.some((g) => g._id === id));
@@ -130,7 +130,7 @@ export function policyDraftService(deps: PolicyDraftServiceDeps): ServiceImpl<ty
 
     async lintPolicyDraft(req, ctx) {
       const org = await callerOrgWith(ctx, deps.orgs, "policies");
-      if (!req.policy) throw new ApiError("validation_failed", "validation failed: policy is required");
+      if (!req.policy) throw validationFailed([{ field: "policy", message: "value is required", rule: "required" }]);
       const draft = policyInputOf(req.policy);
       const guardrails = await deps.guardrails.many(org._id, draft.custom_guardrail_ids);
       // The lint reads the policy and its guardrails only; a draft has no project and no stored identity.

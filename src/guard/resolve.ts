@@ -38,8 +38,16 @@ export async function resolvePolicyById(deps: ResolveDeps, org: Organization, po
   return { project, policy, isDefault, danglingPolicyId: null, guardrails };
 }
 
+/**
+ * The `project_id` screening clients send for "no particular project": Lakera
+ * Guard's examples and several integrations' settings default to it. Project
+ * ids are always assigned by the service (`project-...`), so no project can be
+ * named this (docs/decisions.md#project-id-default).
+ */
+const DEFAULT_PROJECT_ALIAS = "default";
+
 export async function resolvePolicy(deps: ResolveDeps, org: Organization, projectId: string | undefined): Promise<Resolved> {
-  const id = projectId ?? org.default_project_id;
+  const id = projectId === undefined || projectId === DEFAULT_PROJECT_ALIAS ? org.default_project_id : projectId;
   const project = await deps.projects.get(org._id, id, org.default_project_id);
   if (!project) throw new ApiError("not_found", `no project '${id}' in this organization`);
   let policy: StoredPolicy | null = null;

@@ -5,7 +5,7 @@ import type { HandlerContext, ServiceImpl } from "@connectrpc/connect";
 import { v7 as uuidv7 } from "uuid";
 import { DevInfoSchema, type GuardService, type Message, type ResultItemSchema, type ToolResultItemSchema } from "../../gen/parapet/v1/guard_pb.js";
 import { principalKey, requestIdOf } from "../api/context.js";
-import { ApiError } from "../api/errors.js";
+import { ApiError, validationFailed } from "../api/errors.js";
 import { callerOrg } from "../api/tenant.js";
 import { checkSanitizeRequest, restoreTextHandler, sanitizeAnswer, type SanitizeDeps } from "../sanitize/service.js";
 import type { Screening } from "../screening/engine.js";
@@ -72,7 +72,8 @@ export function guardService(deps: GuardDeps, streams: Pick<ServiceImpl<typeof G
   async function run(ctx: HandlerContext, screenWith: string | undefined | { policyId: string }, messages: Message[], tools: Parameters<typeof partsOf>[1]) {
     const started = Date.now();
     if (messages.length > deps.maxMessages || tools.length > deps.maxMessages) {
-      throw new ApiError("validation_failed", `validation failed: a request may carry at most ${deps.maxMessages} messages and ${deps.maxMessages} tools`);
+      const field = messages.length > deps.maxMessages ? "messages" : "tools";
+      throw validationFailed([{ field, message: `a request may carry at most ${deps.maxMessages} messages and ${deps.maxMessages} tools`, rule: "" }]);
     }
     const org = await callerOrg(ctx, deps.orgs);
     const resolved = typeof screenWith === "object" ? await resolvePolicyById(deps, org, screenWith.policyId) : await resolvePolicy(deps, org, screenWith);

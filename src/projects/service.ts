@@ -4,7 +4,7 @@
 import { create } from "@bufbuild/protobuf";
 import type { HandlerContext, ServiceImpl } from "@connectrpc/connect";
 import { ProjectSchema, type Project, type ProjectService } from "../../gen/parapet/v1/projects_pb.js";
-import { ApiError } from "../api/errors.js";
+import { ApiError, validationFailed } from "../api/errors.js";
 import { decodeCursor, DEFAULT_PAGE_LIMIT, pageOf } from "../api/paging.js";
 import { callerOrg } from "../api/tenant.js";
 import type { Organization, Organizations } from "../auth/organizations-repository.js";
@@ -47,7 +47,7 @@ export function projectService(deps: ProjectServiceDeps): ServiceImpl<typeof Pro
   async function inputOf(org: Organization, p: Project): Promise<ProjectInput> {
     const policyId = p.policyId ?? null;
     if (policyId !== null && policyId !== DEFAULT_POLICY_ID && !(await policies.get(org._id, policyId))) {
-      throw new ApiError("validation_failed", `validation failed: policy_id: no policy '${policyId}' in this organization`);
+      throw validationFailed([{ field: "policy_id", message: `no policy '${policyId}' in this organization`, rule: "" }]);
     }
     return {
       name: p.name.trim(),

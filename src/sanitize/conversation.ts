@@ -5,7 +5,7 @@
 import { clone } from "@bufbuild/protobuf";
 import { MessageSchema, type Message } from "../../gen/parapet/v1/guard_pb.js";
 import type { Outcome, Screening } from "../screening/engine.js";
-import { contentText } from "../screening/parts.js";
+import { callsOf, contentText } from "../screening/parts.js";
 import { GUARDRAIL_LIMITS, MAX_SPANS_PER_OUTCOME } from "../screening/limits.js";
 import { CUSTOM_GUARDRAIL, definitionOf } from "../screening/registry.js";
 import { decodeStringPiece, jsonLayout } from "./json-strings.js";
@@ -204,7 +204,7 @@ export function sanitizeConversation(messages: readonly Message[], screening: Sc
     const m = messages[o.messageId!];
     const isCall = o.location === "assistant::tool_call";
     const key = isCall ? `${o.messageId}/${o.toolId}` : String(o.messageId);
-    const text = isCall ? (m.toolCalls[o.toolId!]?.function?.arguments ?? "") : undefined;
+    const text = isCall ? (callsOf(m)[o.toolId!]?.arguments ?? "") : undefined;
     let utf16 = converters.get(key);
     if (!utf16) converters.set(key, (utf16 = utf16Of(text ?? contentText(m))));
     const list = byPart.get(key) ?? [];
@@ -217,11 +217,11 @@ export function sanitizeConversation(messages: readonly Message[], screening: Sc
   out.forEach((m, i) => {
     const content = byPart.get(String(i));
     if (content) replaced += sanitizeContent(m, mergeSpans(content), alloc);
-    m.toolCalls.forEach((call, j) => {
+    callsOf(m).forEach((call, j) => {
       const spans = byPart.get(`${i}/${j}`);
-      if (!spans || !call.function) return;
-      const r = sanitizeArguments(call.function.arguments ?? "", mergeSpans(spans), alloc);
-      call.function.arguments = r.text;
+      if (!spans || !call) return;
+      const r = sanitizeArguments(call.arguments ?? "", mergeSpans(spans), alloc);
+      call.arguments = r.text;
       replaced += r.replaced;
     });
   });
@@ -230,5 +230,5 @@ export function sanitizeConversation(messages: readonly Message[], screening: Sc
 
 /** Every text of a message a placeholder could already occur in. */
 function textsOf(m: Message): string[] {
-  return [contentText(m), ...m.toolCalls.map((c) => c.function?.arguments ?? "")];
+  return [contentText(m), ...callsOf(m).map((c) => c?.arguments ?? "")];
 }

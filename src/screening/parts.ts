@@ -1,7 +1,7 @@
 // Splits a screening request into the pieces each location screens
 // (docs/decisions.md#locations). system and developer messages are the
 // application's own instructions: context for detectors, never screened.
-import type { Message, ToolDefinition } from "../../gen/parapet/v1/guard_pb.js";
+import type { FunctionCall, Message, ToolDefinition } from "../../gen/parapet/v1/guard_pb.js";
 import type { Location } from "./vocabulary.js";
 
 export interface Part {
@@ -64,6 +64,18 @@ export function skippedPartNotes(messages: readonly Message[]): string[] {
   return notes;
 }
 
+/**
+ * The functions an assistant message calls, in screening order: its `tool_calls`
+ * entries, then the legacy `function_call` (docs/api.md#messages-and-tools). A
+ * call's index here is its part's `toolId`, which sanitize and the request log
+ * use to find the call again.
+ */
+export function callsOf(m: Message): (FunctionCall | undefined)[] {
+  const calls = m.toolCalls.map((c) => c.function);
+  if (m.functionCall) calls.push(m.functionCall);
+  return calls;
+}
+
 function toolDefinitionText(t: ToolDefinition): string {
   // Name, description and the whole parameter schema: instructions can hide in any of them.
   const parameters = t.function?.parameters ? JSON.stringify(t.function.parameters) : "";
@@ -81,14 +93,8 @@ export function partsOf(messages: Message[], tools: ToolDefinition[]): Part[] {
         break;
       case "assistant":
         if (content !== "") parts.push({ location: "assistant::content", messageId: i, text: content });
-        m.toolCalls.forEach((call, j) => {
-          parts.push({
-            location: "assistant::tool_call",
-            messageId: i,
-            toolId: j,
-            text: call.function?.arguments ?? "",
-            toolName: call.function?.name ?? "",
-          });
+        callsOf(m).forEach((call, j) => {
+          parts.push({ location: "assistant::tool_call", messageId: i, toolId: j, text: call?.arguments ?? "", toolName: call?.name ?? "" });
         });
         break;
       // `function` is the legacy chat-completions role for a function's result: the

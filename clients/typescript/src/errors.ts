@@ -26,6 +26,7 @@ export const errorIds = [
   "policy_in_use",
   "endpoint_retired",
   "payload_too_large",
+  "unsupported_encoding",
   "headers_too_large",
   "validation_failed",
   "rate_limited",

@@ -4,13 +4,14 @@
 
 import type { GenFile, GenMessage } from "@bufbuild/protobuf/codegenv2";
 import { fileDesc, messageDesc } from "@bufbuild/protobuf/codegenv2";
+import { file_parapet_v1_options } from "./options_pb.js";
 import type { Message } from "@bufbuild/protobuf";
 
 /**
  * Describes the file parapet/v1/errors.proto.
  */
 export const file_parapet_v1_errors: GenFile = /*@__PURE__*/
-  fileDesc("ChdwYXJhcGV0L3YxL2Vycm9ycy5wcm90bxIKcGFyYXBldC52MSJZCgVFcnJvchIOCgZzdGF0dXMYASABKAkSDQoFZXJyb3IYAiABKAkSDwoHbWVzc2FnZRgDIAEoCRIMCgRjb2RlGAQgASgFEhIKCnJlcXVlc3RfaWQYBSABKAkiRQoLRXJyb3JEZXRhaWwSDQoFZXJyb3IYASABKAkSEgoKcmVxdWVzdF9pZBgCIAEoCRITCgtodHRwX3N0YXR1cxgDIAEoBWIGcHJvdG8z");
+  fileDesc("ChdwYXJhcGV0L3YxL2Vycm9ycy5wcm90bxIKcGFyYXBldC52MSKPAQoFRXJyb3ISDgoGc3RhdHVzGAEgASgJEg0KBWVycm9yGAIgASgJEg8KB21lc3NhZ2UYAyABKAkSDAoEY29kZRgEIAEoBRISCgpyZXF1ZXN0X2lkGAUgASgJEjQKCnZpb2xhdGlvbnMYBiADKAsyGi5wYXJhcGV0LnYxLkZpZWxkVmlvbGF0aW9uQgSQtRgBIj4KDkZpZWxkVmlvbGF0aW9uEg0KBWZpZWxkGAEgASgJEg8KB21lc3NhZ2UYAiABKAkSDAoEcnVsZRgDIAEoCSJ1CgtFcnJvckRldGFpbBINCgVlcnJvchgBIAEoCRISCgpyZXF1ZXN0X2lkGAIgASgJEhMKC2h0dHBfc3RhdHVzGAMgASgFEi4KCnZpb2xhdGlvbnMYBCADKAsyGi5wYXJhcGV0LnYxLkZpZWxkVmlvbGF0aW9uYgZwcm90bzM", [file_parapet_v1_options]);
 
 /**
  * Error is the Error object (docs/api.md#error-object), the body of every REST error.
@@ -48,6 +49,14 @@ export type Error = Message<"parapet.v1.Error"> & {
    * @generated from field: string request_id = 5;
    */
   requestId: string;
+
+  /**
+   * Extension, on `validation_failed` only (else left out): every offending
+   * field, as the message lists them (docs/api.md#field-paths).
+   *
+   * @generated from field: repeated parapet.v1.FieldViolation violations = 6;
+   */
+  violations: FieldViolation[];
 };
 
 /**
@@ -56,6 +65,44 @@ export type Error = Message<"parapet.v1.Error"> & {
  */
 export const ErrorSchema: GenMessage<Error> = /*@__PURE__*/
   messageDesc(file_parapet_v1_errors, 0);
+
+/**
+ * FieldViolation is one broken rule of a request (docs/api.md#field-paths).
+ *
+ * @generated from message parapet.v1.FieldViolation
+ */
+export type FieldViolation = Message<"parapet.v1.FieldViolation"> & {
+  /**
+   * JSON path of the field in the request as the client sent it, with the
+   * API's snake_case names: `messages[0].content`, `detectors[1].location`,
+   * `sanitize`; "" for the request as a whole.
+   *
+   * @generated from field: string field = 1;
+   */
+  field: string;
+
+  /**
+   * What is wrong and what was expected.
+   *
+   * @generated from field: string message = 2;
+   */
+  message: string;
+
+  /**
+   * Identifier of the rule broken (`string.in`, `message.content_required`),
+   * "" for a value of the wrong JSON type.
+   *
+   * @generated from field: string rule = 3;
+   */
+  rule: string;
+};
+
+/**
+ * Describes the message parapet.v1.FieldViolation.
+ * Use `create(FieldViolationSchema)` to create a new message.
+ */
+export const FieldViolationSchema: GenMessage<FieldViolation> = /*@__PURE__*/
+  messageDesc(file_parapet_v1_errors, 1);
 
 /**
  * ErrorDetail rides on gRPC and Connect errors so RPC clients see the same
@@ -80,6 +127,13 @@ export type ErrorDetail = Message<"parapet.v1.ErrorDetail"> & {
    * @generated from field: int32 http_status = 3;
    */
   httpStatus: number;
+
+  /**
+   * On `validation_failed`: every offending field (the REST Error object's `violations`).
+   *
+   * @generated from field: repeated parapet.v1.FieldViolation violations = 4;
+   */
+  violations: FieldViolation[];
 };
 
 /**
@@ -87,5 +141,5 @@ export type ErrorDetail = Message<"parapet.v1.ErrorDetail"> & {
  * Use `create(ErrorDetailSchema)` to create a new message.
  */
 export const ErrorDetailSchema: GenMessage<ErrorDetail> = /*@__PURE__*/
-  messageDesc(file_parapet_v1_errors, 1);
+  messageDesc(file_parapet_v1_errors, 2);
 

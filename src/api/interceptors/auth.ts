@@ -8,6 +8,22 @@ import { clientAddressHeader, principalKey } from "../context.js";
 import { ApiError } from "../errors.js";
 
 const bearer = /^Bearer\s+(\S+)\s*$/i;
+const expectedHeader = "send 'Authorization: Bearer <API_KEY>'";
+
+/**
+ * Why a present Authorization header carries no usable key. A bare key (the
+ * scheme left out, as some HTTP clients' "API key" settings send it) is told
+ * apart from another scheme, so the fix is in the message (docs/api.md#authentication).
+ */
+function unusableHeader(header: string): string {
+  const parts = header.trim().split(/\s+/);
+  const scheme = parts[0];
+  if (/^bearer$/i.test(scheme)) return `the Authorization header names the Bearer scheme but no single key; ${expectedHeader}`;
+  if (parts.length === 1) return `the Authorization header holds no scheme: the Bearer scheme is expected; ${expectedHeader}`;
+  // The scheme is the client's text: named only when it looks like one, and never long.
+  const named = /^[A-Za-z][\w.+-]{0,19}$/.test(scheme) ? ` '${scheme}'` : "";
+  return `unsupported authorization scheme${named}: the Bearer scheme is expected; ${expectedHeader}`;
+}
 
 export function authInterceptor(keys: ApiKeys, limiter?: RequestRateLimit, failures?: AuthFailureLimiter): Interceptor {
   return (next) => async (req) => {
@@ -24,7 +40,7 @@ export function authInterceptor(keys: ApiKeys, limiter?: RequestRateLimit, failu
     }
     if (!presented) {
       failures?.failed(subjects);
-      throw new ApiError("unauthenticated", "missing API key: send 'Authorization: Bearer <API_KEY>'");
+      throw new ApiError("unauthenticated", header?.trim() ? unusableHeader(header) : `missing API key: ${expectedHeader}`);
     }
     const key = await keys.verify(presented);
     if (!key) {

@@ -3,21 +3,12 @@
 import { createValidator, type Violation } from "@bufbuild/protovalidate";
 import { pathToString } from "@bufbuild/protobuf/reflect";
 import type { Interceptor } from "@connectrpc/connect";
-import { ApiError } from "../errors.js";
+import { decodeViolationsKey } from "../context.js";
+import { ApiError, validationFailed, type FieldViolation } from "../errors.js";
 import { resourceFieldOf } from "../http-rules.js";
 import { maxJsonDepth, tooDeepJsonField } from "./json-depth.js";
 
-export interface FieldViolation {
-  /** Path rooted at the resource the client sent, e.g. `detectors[1].location`. */
-  field: string;
-  message: string;
-  rule: string;
-}
-
-/** One line per violation, so a client sees every broken rule in one round trip. */
-function violationMessage(violations: FieldViolation[]): string {
-  return "validation failed: " + violations.map((v) => `${v.field || "(request)"}: ${v.message}${v.rule ? ` [${v.rule}]` : ""}`).join("; ");
-}
+export type { FieldViolation } from "../errors.js";
 
 function rooted(v: Violation, resourceField: string | null): FieldViolation {
   let field = pathToString(v.field);
@@ -25,6 +16,27 @@ function rooted(v: Violation, resourceField: string | null): FieldViolation {
     field = field.slice(resourceField.length + 1);
   }
   return { field, message: v.message, rule: v.ruleId };
+}
+
+/** `path` and every path that contains it: `messages[0].content`, `messages[0]`, `messages`, "". */
+function withAncestors(path: string): string[] {
+  const out = [path];
+  for (let i = path.length - 1; i > 0; i--) if (path[i] === "." || path[i] === "[") out.push(path.slice(0, i));
+  if (path !== "") out.push("");
+  return out;
+}
+
+/**
+ * The rule violations of a request whose wrongly typed values were taken out
+ * (`decoded`): a rule about a value that is not there, or about a message one
+ * of whose values is not there (content required once a wrong `content` went),
+ * says nothing the type error does not, and is left out. Linear in the paths'
+ * length: a request may bring thousands of each.
+ */
+function besides(decoded: readonly FieldViolation[], rules: FieldViolation[]): FieldViolation[] {
+  const taken = new Set(decoded.map((d) => d.field));
+  const around = new Set(decoded.flatMap((d) => withAncestors(d.field)));
+  return rules.filter((r) => !around.has(r.field) && !withAncestors(r.field).some((p) => taken.has(p)));
 }
 
 /**
@@ -45,7 +57,9 @@ export function validationInterceptor(crossField: CrossFieldRules = {}): Interce
       const violations = result.kind === "invalid" ? result.violations.map((v) => rooted(v, resourceFieldOf(req.method))) : [];
       const extra = crossField[req.method.input.typeName];
       if (extra) violations.push(...extra(req.message as never));
-      if (violations.length > 0) throw new ApiError("validation_failed", violationMessage(violations));
+      const decoded = req.contextValues.get(decodeViolationsKey);
+      const all = decoded.length > 0 ? [...decoded, ...besides(decoded, violations)] : violations;
+      if (all.length > 0) throw validationFailed(all);
     }
     return next(req);
   };

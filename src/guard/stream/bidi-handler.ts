@@ -7,7 +7,7 @@ import { ConnectError, type ServiceImpl } from "@connectrpc/connect";
 import { v7 as uuidv7 } from "uuid";
 import { GuardStreamOpenSchema, type GuardService, type GuardStreamOpen, type GuardStreamRequest } from "../../../gen/parapet/v1/guard_pb.js";
 import { requestIdOf } from "../../api/context.js";
-import { ApiError, frameworkError, toConnectError } from "../../api/errors.js";
+import { ApiError, frameworkError, toConnectError, validationFailed } from "../../api/errors.js";
 import { maxJsonDepth, tooDeepJsonField } from "../../api/interceptors/json-depth.js";
 import type { GuardDeps } from "../deps.js";
 import { stepDeadline } from "./deadline.js";
@@ -25,8 +25,7 @@ export function guardStreamHandler(opener: StreamOpener, deps: Pick<GuardDeps, "
     const result = validator.validate(GuardStreamOpenSchema, req);
     if (result.kind === "error") throw result.error;
     if (result.kind === "invalid") {
-      const lines = result.violations.map((v) => `open.${pathToString(v.field)}: ${v.message}${v.ruleId ? ` [${v.ruleId}]` : ""}`);
-      throw new ApiError("validation_failed", "validation failed: " + lines.join("; "));
+      throw validationFailed(result.violations.map((v) => ({ field: `open.${pathToString(v.field)}`, message: v.message, rule: v.ruleId })));
     }
   }
 
@@ -70,7 +69,7 @@ export function guardStreamHandler(opener: StreamOpener, deps: Pick<GuardDeps, "
           }
           yield await stream.delta(m.kind.value.text);
         } else {
-          throw new ApiError("validation_failed", "validation failed: a stream message sets one of open, delta or close");
+          throw validationFailed([{ field: "", message: "a stream message sets one of open, delta or close", rule: "" }]);
         }
       }
     } catch (err) {

@@ -4,7 +4,7 @@
 import type { HandlerContext } from "@connectrpc/connect";
 import type { GuardStreamOpen } from "../../../gen/parapet/v1/guard_pb.js";
 import { principalKey } from "../../api/context.js";
-import { ApiError } from "../../api/errors.js";
+import { ApiError, validationFailed } from "../../api/errors.js";
 import { callerOrg } from "../../api/tenant.js";
 import { vaultMapping, type SanitizeDeps } from "../../sanitize/service.js";
 import { StreamRestorer } from "../../sanitize/stream-restorer.js";
@@ -41,7 +41,7 @@ export class StreamOpener {
   async open(ctx: HandlerContext, req: GuardStreamOpen): Promise<OpenStream> {
     const { deps } = this;
     if (req.messages.length > deps.maxMessages) {
-      throw new ApiError("validation_failed", `validation failed: a stream may be opened with at most ${deps.maxMessages} messages`);
+      throw validationFailed([{ field: "messages", message: `a stream may be opened with at most ${deps.maxMessages} messages`, rule: "" }]);
     }
     const org = await callerOrg(ctx, deps.orgs);
     const release = this.capacity.acquire(org._id);

@@ -19,6 +19,7 @@ import {
   createMethodImplSpec,
   createServiceImplSpec,
   type ConnectRouter,
+  type ContextValues,
   type Interceptor,
   type MethodImplSpec,
 } from "@connectrpc/connect";
@@ -28,7 +29,7 @@ const methodKey = (method: { parent: { typeName: string }; name: string }) => `$
 
 export interface UnaryImplementations {
   /** Runs a method's implementation through `interceptors`; Unimplemented for a method without one. */
-  invoke(method: DescMethod, requestHeader: Headers, message: unknown, interceptors: Interceptor[]): Promise<unknown>;
+  invoke(method: DescMethod, requestHeader: Headers, message: unknown, interceptors: Interceptor[], contextValues?: ContextValues): Promise<unknown>;
 }
 
 /** The implementation of every method the routes register, unimplemented ones included (they throw Unimplemented). */
@@ -48,7 +49,7 @@ export function unaryImplementations(register: (router: ConnectRouter) => void):
   register(recorder);
 
   return {
-    async invoke(method, requestHeader, message, interceptors) {
+    async invoke(method, requestHeader, message, interceptors, contextValues = createContextValues()) {
       const spec = specs.get(methodKey(method));
       if (spec?.kind !== "unary") throw new ConnectError(`${method.parent.typeName}.${method.name} is not implemented`, Code.Unimplemented);
       const context = createHandlerContext({
@@ -59,7 +60,7 @@ export function unaryImplementations(register: (router: ConnectRouter) => void):
         requestMethod: "POST",
         url: `http://localhost/${method.parent.typeName}/${method.name}`,
         requestHeader,
-        contextValues: createContextValues(),
+        contextValues,
       });
       return invokeUnaryImplementation(spec, context, message as never, interceptors);
     },

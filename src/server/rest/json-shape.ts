@@ -6,6 +6,7 @@
 // written with every implicit field would otherwise gain.
 import { getOption, toJson, type DescMessage, type JsonValue, type MessageShape } from "@bufbuild/protobuf";
 import { nullable, omit_empty } from "../../../gen/parapet/v1/options_pb.js";
+import type { FieldViolation } from "../../api/errors.js";
 
 type JsonObject = { [k: string]: JsonValue };
 
@@ -126,9 +127,11 @@ function contentPartOf(part: unknown): ContentPartJson | string {
  * both shapes, so on the REST paths an array in `content` of any message type
  * that has a `content_parts` field is moved there before decoding
  * (docs/lakera-compatibility.md#content-parts). RPC clients set
- * `content_parts` themselves. Returns the first problem found, or null.
+ * `content_parts` themselves. Returns every problem found, with its path; a
+ * message's `content` with a problem is taken out, so the rest decodes.
  */
-export function liftContentParts(desc: DescMessage, json: Record<string, unknown>): string | null {
+export function liftContentParts(desc: DescMessage, json: Record<string, unknown>): FieldViolation[] {
+  const problems: FieldViolation[] = [];
   for (const field of desc.fields) {
     if (field.fieldKind !== "list" || field.listKind !== "message" || !field.message.fields.some((f) => f.name === "content_parts")) continue;
     const list = json[field.name] ?? json[field.jsonName];
@@ -136,22 +139,28 @@ export function liftContentParts(desc: DescMessage, json: Record<string, unknown
     for (let i = 0; i < list.length; i++) {
       const m = list[i] as Record<string, unknown> | null;
       if (m === null || typeof m !== "object" || !Array.isArray(m.content)) continue;
-      const at = `${field.name}[${i}]`;
-      if (m.content_parts !== undefined || m.contentParts !== undefined) return `${at}: content is an array and content_parts is set; send one of them`;
+      const at = `${field.name}[${i}].content`;
+      if (m.content_parts !== undefined || m.contentParts !== undefined) {
+        problems.push({ field: at, message: "content is an array and content_parts is set; send one of them", rule: "" });
+        delete m.content;
+        continue;
+      }
       const parts: ContentPartJson[] = [];
+      const found = problems.length;
       const content = m.content as unknown[];
       for (let j = 0; j < content.length; j++) {
         const part = contentPartOf(content[j]);
-        if (typeof part === "string") return `${at}.content[${j}]: ${part}`;
-        parts.push(part);
+        if (typeof part === "string") problems.push({ field: `${at}[${j}]`, message: part, rule: "" });
+        else parts.push(part);
       }
+      if (problems.length > found) delete m.content;
       // An empty array says "no content" the way "" does.
-      if (parts.length === 0) m.content = "";
+      else if (parts.length === 0) m.content = "";
       else {
         delete m.content;
         m.content_parts = parts;
       }
     }
   }
-  return null;
+  return problems;
 }

@@ -5,7 +5,7 @@ import type { HandlerContext, ServiceImpl } from "@connectrpc/connect";
 import { v7 as uuidv7 } from "uuid";
 import { DevInfoSchema, type GuardService, type Message, type ResultItemSchema, type ToolResultItemSchema } from "../../gen/parapet/v1/guard_pb.js";
 import { principalKey, requestIdOf } from "../api/context.js";
-import { ApiError, validationFailed } from "../api/errors.js";
+import { validationFailed } from "../api/errors.js";
 import { callerOrg } from "../api/tenant.js";
 import { checkSanitizeRequest, restoreTextHandler, sanitizeAnswer, type SanitizeDeps } from "../sanitize/service.js";
 import type { Screening } from "../screening/engine.js";

@@ -4,7 +4,7 @@
 import type { HandlerContext } from "@connectrpc/connect";
 import type { GuardStreamOpen } from "../../../gen/parapet/v1/guard_pb.js";
 import { principalKey } from "../../api/context.js";
-import { ApiError, validationFailed } from "../../api/errors.js";
+import { validationFailed } from "../../api/errors.js";
 import { callerOrg } from "../../api/tenant.js";
 import { vaultMapping, type SanitizeDeps } from "../../sanitize/service.js";
 import { StreamRestorer } from "../../sanitize/stream-restorer.js";

@@ -1,6 +1,7 @@
 # Parapet service image (docs/deployment.md): the compiled service on production dependencies only,
 # as a non-root user, data in /data. Build: docker build -t parapet .
-ARG NODE_IMAGE=node:20-bookworm-slim
+# Node 24, the current LTS (Node 20 reached its end of life in April 2026; docs/operations.md#node-versions).
+ARG NODE_IMAGE=node:24-bookworm-slim
 
 FROM ${NODE_IMAGE} AS build
 # cld (language detection) compiles a native addon when installed; the slim image has no compiler.
@@ -8,7 +9,8 @@ RUN apt-get update \
   && apt-get install -y --no-install-recommends python3 make g++ \
   && rm -rf /var/lib/apt/lists/*
 # onnxruntime-node ships its CPU binaries; without this its postinstall downloads GPU binaries from
-# NuGet. package.json's allowScripts says the same to npm 11.16 and later, this image's npm is older.
+# NuGet. package.json's allowScripts says the same to npm 11.16 and later; the variable also covers an
+# image whose npm is older (NODE_IMAGE can be overridden).
 ENV ONNXRUNTIME_NODE_INSTALL=skip
 WORKDIR /app
 COPY package.json package-lock.json ./

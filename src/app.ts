@@ -17,6 +17,7 @@ import { CreateProjectRequestSchema, UpdateProjectRequestSchema, type CreateProj
 import { analyticsService } from "./analytics/service.js";
 import { apiKeyService } from "./api-keys/service.js";
 import { apiKeyRequestViolations, apiKeyUpdateViolations } from "./api-keys/validation.js";
+import { accessLogInterceptor } from "./api/interceptors/access-log.js";
 import { authInterceptor } from "./api/interceptors/auth.js";
 import { errorInterceptor } from "./api/interceptors/errors.js";
 import { timeoutInterceptor } from "./api/interceptors/timeout.js";
@@ -33,6 +34,7 @@ import { guardStreams, type GuardStreams } from "./guard/stream/service.js";
 import { defaultPoolLimits, ScreeningPool } from "./guard/worker-pool.js";
 import { logService } from "./logs/service.js";
 import { migrateStore } from "./migrations.js";
+import { AccessLog } from "./observability/access-log.js";
 import { createLogger, type Logger } from "./observability/logger.js";
 import { Metrics } from "./observability/metrics.js";
 import { retiredPolicyService } from "./policies/retired-policy-service.js";
@@ -45,7 +47,7 @@ import { openRepositories, type Repositories } from "./repositories.js";
 import { detectorsVersion, loadDetectors, prepareDetectors } from "./screening/registry.js";
 import { createConsoleHandler } from "./server/console.js";
 import { createHttpHandler, type RequestLoad } from "./server/http-handler.js";
-import { listen } from "./server/listener.js";
+import { listen, type Listener } from "./server/listener.js";
 import { createRpcHandler } from "./server/rpc-adapter.js";
 import type { ProbeState } from "./server/probes.js";
 import { createRestHandler, sendError } from "./server/rest/handler.js";
@@ -61,8 +63,11 @@ export interface App {
   repos: Repositories;
   log: Logger;
   metrics: Metrics;
-  /** Graceful stop: readiness false, stop accepting, finish in-flight requests, flush storage. */
-  close(): Promise<void>;
+  /**
+   * Graceful stop (docs/operations.md#shutdown): readiness false, then still serving for `drainMs`
+   * (0 by default; `signal` ends it early), then stop accepting, finish in-flight requests, flush storage.
+   */
+  close(options?: { drainMs?: number; signal?: AbortSignal }): Promise<void>;
 }
 
 /** Rules spanning fields, run by the validation interceptor beside the proto rules. */
@@ -132,7 +137,7 @@ function screeningPoolOf(config: Config, metrics: Metrics, detectorOptions: Para
 }
 
 /** One set of dependencies for GuardService's unary calls and its streams. */
-function guardDepsOf(config: Config, repos: Repositories, run: Pick<GuardDeps, "metrics" | "pool" | "busy" | "log">): GuardDeps {
+function guardDepsOf(config: Config, repos: Repositories, run: Pick<GuardDeps, "metrics" | "pool" | "busy" | "log" | "access">): GuardDeps {
   return {
     ...repos,
     ...run,
@@ -152,6 +157,33 @@ function guardDepsOf(config: Config, repos: Repositories, run: Pick<GuardDeps, "
 function recordService(config: Config, port: number, log: Logger): () => void {
   const url = localUrlOf(config.host, port, Boolean(config.tls));
   return writeServiceRecord(config.dataDir, url, (err) => log.warn({ err: String(err) }, "could not write the service record for the parapet command"));
+}
+
+/**
+ * The time balancers need to see /readyz fail (their check interval times the failures they wait
+ * for) before connections stop arriving: the service still serves everything meanwhile.
+ */
+async function drain(ms: number, signal: AbortSignal | undefined, log: Logger): Promise<void> {
+  if (ms <= 0 || signal?.aborted) return;
+  log.info({ drain_seconds: ms / 1000 }, "draining: /readyz answers 503 while requests are still served");
+  const ended = await new Promise<"elapsed" | "cut short">((resolve) => {
+    const timer = setTimeout(() => resolve("elapsed"), ms);
+    signal?.addEventListener("abort", () => (clearTimeout(timer), resolve("cut short")), { once: true });
+  });
+  if (ended === "cut short") log.info("drain cut short by a second signal");
+}
+
+/** App.close: each phase logged, so an operator can tell where a slow stop spends its time. */
+function closerOf(probes: ProbeState, listener: Listener, closers: (() => unknown)[], log: Logger): App["close"] {
+  return async (options = {}) => {
+    // Readiness goes false first so load balancers stop sending traffic.
+    probes.shuttingDown = true;
+    await drain(options.drainMs ?? 0, options.signal, log);
+    log.info("listener closed: new connections refused; waiting for requests in flight");
+    await listener.close();
+    log.info("requests in flight finished; closing streams, workers and storage");
+    for (const close of [...closers].reverse()) await close();
+  };
 }
 
 export async function startApp(config: Config, log: Logger = createLogger(config.logLevel)): Promise<App> {
@@ -180,7 +212,8 @@ export async function startApp(config: Config, log: Logger = createLogger(config
     // Several requests at once: small ones may be screened on a worker with room as well.
     const load: RequestLoad = { inFlight: 0 };
     const busy = () => load.inFlight > 1;
-    const guard = guardDepsOf(config, repos, { metrics, pool, busy, log });
+    const access = new AccessLog();
+    const guard = guardDepsOf(config, repos, { metrics, pool, busy, log, access });
     // GuardStream and its REST sessions (docs/streaming.md); open sessions are logged before storage closes.
     const streams = guardStreams(guard);
     closers.push(() => streams.close());
@@ -191,6 +224,7 @@ export async function startApp(config: Config, log: Logger = createLogger(config
       // Outside auth: the key lookup and the rate limit's storage calls count toward the deadline too.
       timeoutInterceptor(config.requestTimeoutMs),
       authInterceptor(repos.keys, limits.requests, limits.failures),
+      accessLogInterceptor(access),
       validationInterceptor(crossFieldRules),
     ];
     const connect = createRpcHandler({
@@ -216,6 +250,7 @@ export async function startApp(config: Config, log: Logger = createLogger(config
         metrics: config.metrics ? metrics : undefined,
         console: createConsoleHandler(projectFile("dist", "console")),
         load,
+        access,
       }),
     });
     probes.started = true;
@@ -228,12 +263,7 @@ export async function startApp(config: Config, log: Logger = createLogger(config
       repos,
       log,
       metrics,
-      async close() {
-        // Readiness goes false first so load balancers stop sending traffic.
-        probes.shuttingDown = true;
-        await listener.close();
-        for (const close of [...closers].reverse()) await close();
-      },
+      close: closerOf(probes, listener, closers, log),
     };
   } catch (err) {
     for (const close of [...closers].reverse()) await Promise.resolve(close()).catch(() => {});

@@ -62,6 +62,8 @@ export interface Config {
   /** Failed authentications allowed per client address and per key prefix: a burst, then so many per minute (0: no limit). */
   authFailureBurst: number;
   authFailuresPerMinute: number;
+  /** On SIGTERM, how long /readyz fails while requests are still served, before the listener closes (docs/operations.md#shutdown). */
+  drainMs: number;
   /** Key of the sanitize vault (docs/sanitize.md#encryption); without it reversible sanitization answers 403. */
   vaultKey?: Buffer;
   /** How long a reversible sanitization's vault entry can be restored. */
@@ -133,6 +135,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     lockWaitMs: int(env, "PARAPET_LOCK_WAIT_MS", 10_000, 0, 600_000),
     authFailureBurst: int(env, "PARAPET_AUTH_FAILURE_BURST", 20, 1, 1_000_000),
     authFailuresPerMinute: int(env, "PARAPET_AUTH_FAILURES_PER_MINUTE", 10, 0, 1_000_000),
+    drainMs: 1000 * int(env, "PARAPET_DRAIN_SECONDS", 5, 0, 300),
     vaultKey: vaultKeyOf(env, "PARAPET_VAULT_KEY"),
     vaultTtlSeconds: int(env, "PARAPET_VAULT_TTL_SECONDS", 86_400, 60, 86_400),
     streams: {

@@ -25,13 +25,21 @@ const log = createLogger(config.logLevel);
 
 try {
   const app = await startApp(config, log);
+  // A second signal during the drain ends it (docs/operations.md#shutdown).
+  const secondSignal = new AbortController();
   let stopping = false;
-  const stop = (signal: string) => {
-    if (stopping) return;
+  const stop = (signal: NodeJS.Signals) => {
+    if (stopping) return secondSignal.abort();
     stopping = true;
-    log.info({ signal }, "shutting down");
-    app.close().then(
-      () => process.exit(0),
+    // SIGTERM is how orchestrators and balancers' peers stop a replica: drain. SIGINT is a person at
+    // a terminal (Ctrl-C), who has no balancer to wait for.
+    const drainMs = signal === "SIGTERM" ? config.drainMs : 0;
+    log.info({ signal, drain_seconds: drainMs / 1000 }, "shutting down");
+    app.close({ drainMs, signal: secondSignal.signal }).then(
+      () => {
+        log.info("stopped");
+        process.exit(0);
+      },
       (err) => {
         log.error({ err: String(err) }, "shutdown failed");
         process.exit(1);

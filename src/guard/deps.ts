@@ -5,6 +5,7 @@ import type { Organizations } from "../auth/organizations-repository.js";
 import type { CustomGuardrails } from "../custom-guardrails/repository.js";
 import type { GuardLogs } from "../logs/repository.js";
 import type { Policies } from "../policies/repository.js";
+import type { AccessLog } from "../observability/access-log.js";
 import type { Projects } from "../projects/repository.js";
 import type { SanitizeDeps } from "../sanitize/service.js";
 import type { BuildInfo } from "./build-info.js";
@@ -32,4 +33,6 @@ export interface GuardDeps extends ScreenerDeps {
   /** Open streams, their deltas and idle expiry (docs/streaming.md#limits). */
   limits: StreamLimits;
   log?: { warn(obj: object, msg: string): void };
+  /** The access log lines of requests in flight, which name their decision. */
+  access?: AccessLog;
 }

@@ -15,6 +15,7 @@ import { buildInfo } from "./build-info.js";
 import type { GuardDeps } from "./deps.js";
 import { lintPolicy } from "./lint.js";
 import { logOf } from "./log-entry.js";
+import { observeDecision } from "./observe-decision.js";
 import { RequestScreener } from "./request-screener.js";
 import { resolvePolicy, resolvePolicyById } from "./resolve.js";
 import { screeningPolicyOf } from "./screening-policy.js";
@@ -108,7 +109,7 @@ export function guardService(deps: GuardDeps, streams: Pick<ServiceImpl<typeof G
       const writeStarted = performance.now();
       await Promise.all([deps.logs.append(log), deps.rollups.record(org._id, resolved.project._id, at, log.fired, { flagged, screeningMs: log.screening_ms })]);
       deps.metrics?.storageLatency.observe((performance.now() - writeStarted) / 1000);
-      for (const type of log.fired) deps.metrics?.detections.inc({ detector_type: type });
+      observeDecision(deps, log);
 
       const base = { projectId: resolved.project._id, policyId: resolved.policy._id };
       return {

@@ -1,6 +1,23 @@
 // Prometheus metrics at /metrics (docs/operations.md#metrics). Labels are bounded: endpoints are
-// route templates or RPC paths the service registers, never raw URLs.
+// route templates or RPC paths the service registers, never raw URLs; detector types are the
+// registry's (custom guardrails count as one, `custom_guardrail`); projects are capped per process
+// (MAX_PROJECT_LABELS, below).
 import { Counter, Gauge, Histogram, Registry, collectDefaultMetrics } from "prom-client";
+
+/**
+ * Projects are created by tenants without bound, and each label value is a series per detector
+ * type kept for the life of the process: past this many distinct projects, further ones are
+ * counted under OTHER_PROJECTS.
+ */
+export const MAX_PROJECT_LABELS = 200;
+export const OTHER_PROJECTS = "_other";
+
+/** A logged screening decision: the project it was screened under, whether it was flagged, the detector types that fired. */
+export interface Decision {
+  projectId: string;
+  flagged: boolean;
+  fired: readonly string[];
+}
 
 export class Metrics {
   readonly registry = new Registry();
@@ -26,6 +43,22 @@ export class Metrics {
     labelNames: ["detector_type"] as const,
     registers: [this.registry],
   });
+
+  readonly decisions = new Counter({
+    name: "parapet_decisions_total",
+    help: "Logged screening decisions (/v2/guard and closed streams), by project and whether they were flagged.",
+    labelNames: ["project", "flagged"] as const,
+    registers: [this.registry],
+  });
+
+  readonly flaggedDecisions = new Counter({
+    name: "parapet_flagged_decisions_total",
+    help: "Flagged screening decisions, by project and by each detector type that fired in them.",
+    labelNames: ["project", "detector_type"] as const,
+    registers: [this.registry],
+  });
+
+  private readonly projectLabels = new Set<string>();
 
   /** Server time per GuardStream delta, from its arrival to its verdict (docs/streaming.md#latency). */
   readonly streamDelta = new Histogram({
@@ -62,5 +95,22 @@ export class Metrics {
 
   constructor() {
     collectDefaultMetrics({ register: this.registry, prefix: "parapet_" });
+  }
+
+  /** Counts a decision once it is logged, whatever the protocol that carried it. */
+  recordDecision(d: Decision): void {
+    const project = this.projectLabel(d.projectId);
+    this.decisions.inc({ project, flagged: String(d.flagged) });
+    for (const type of d.fired) {
+      this.detections.inc({ detector_type: type });
+      if (d.flagged) this.flaggedDecisions.inc({ project, detector_type: type });
+    }
+  }
+
+  private projectLabel(projectId: string): string {
+    if (this.projectLabels.has(projectId)) return projectId;
+    if (this.projectLabels.size >= MAX_PROJECT_LABELS) return OTHER_PROJECTS;
+    this.projectLabels.add(projectId);
+    return projectId;
   }
 }

@@ -4,6 +4,7 @@ import type { IncomingMessage, ServerResponse } from "node:http";
 import type { Http2ServerRequest, Http2ServerResponse } from "node:http2";
 import { v7 as uuidv7 } from "uuid";
 import { clientAddressHeader, requestIdHeader } from "../api/context.js";
+import type { AccessLog } from "../observability/access-log.js";
 import type { Logger } from "../observability/logger.js";
 import type { ConsoleHandler } from "./console.js";
 import { createOpenApiHandler, openApiPath } from "./openapi-document.js";
@@ -30,6 +31,8 @@ export interface HttpHandlerParts {
   /** The browser console's static files under /console (console.ts). */
   console?: ConsoleHandler;
   load?: RequestLoad;
+  /** Key, project and decision of requests in flight, for their access log lines. */
+  access?: AccessLog;
 }
 
 /** `url` with runs of "/" in its path made one; the query string is left as sent. */
@@ -67,6 +70,7 @@ export function createHttpHandler(parts: HttpHandlerParts) {
     metrics?.inFlight.inc();
     const load = parts.load;
     if (load) load.inFlight++;
+    const noted = parts.access?.begin(requestId, res);
 
     // "close" fires for finished and for aborted responses alike.
     res.once("close", () => {
@@ -76,8 +80,8 @@ export function createHttpHandler(parts: HttpHandlerParts) {
       const seconds = Number(process.hrtime.bigint() - started) / 1e9;
       metrics?.requests.inc({ endpoint, status: String(res.statusCode) });
       metrics?.latency.observe({ endpoint }, seconds);
-      // Ids, route and outcome only: never bodies, screened content or keys.
-      parts.log.info({ request_id: requestId, method: req.method, endpoint, status: res.statusCode, ms: Math.round(seconds * 1e5) / 100 }, "request");
+      // Ids, route and outcome only: never bodies, screened content or keys (the key's id, never the key).
+      parts.log.info({ request_id: requestId, method: req.method, endpoint, status: res.statusCode, ms: Math.round(seconds * 1e5) / 100, ...noted }, "request");
     });
 
     const fail = (err: unknown) => {

@@ -1,6 +1,7 @@
 // Kubernetes-style probes; no auth, no request log.
 //   /livez    the process is serving requests
-//   /readyz   storage is reachable and the service is not shutting down
+//   /readyz   storage is reachable and the service is not shutting down: from SIGTERM on it fails
+//             while requests are still served, for the drain window (docs/operations.md#shutdown)
 //   /startupz start-up (storage open, bootstrap) has finished
 export interface ProbeState {
   started: boolean;

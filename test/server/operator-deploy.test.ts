@@ -2,11 +2,12 @@
 // no Docker. The Dockerfile's and compose.yaml's key properties are read from the files; the image's
 // run-time stage is assembled from the Dockerfile's own COPY lines (production dependencies only, as
 // `npm ci --omit=dev` installs them) and its CMD and HEALTHCHECK are run against it.
-import { spawn, type ChildProcess } from "node:child_process";
+import { execFileSync, spawn, type ChildProcess } from "node:child_process";
 import fs from "node:fs";
 import { tmpdir } from "node:os";
 import path from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { parseDocument } from "yaml";
 import { buildService } from "../../scripts/build.mjs";
 import { loadConfig } from "../../src/config.js";
 import { probePaths } from "../../src/server/probes.js";
@@ -57,6 +58,25 @@ describe("Dockerfile", () => {
     const installs = stages.flat().filter((i) => i.op === "RUN" && /\bnpm (ci|install|i)\b/.test(i.args));
     expect(installs.map((i) => i.args)).toEqual(["npm ci --omit=dev --no-audit --no-fund"]);
     expect(cmd.slice(0, 1).concat(cmd.slice(-1))).toEqual(["node", "dist/src/main.js"]);
+  });
+
+  it("builds and runs on Node 24, the current LTS; package.json's engines still take 20.19+ and 22+", () => {
+    const image = /^ARG NODE_IMAGE=node:(\d+)-bookworm-slim$/m.exec(read("Dockerfile"));
+    expect(image?.[1]).toBe("24");
+    expect(stages.map((stage) => stage[0].args.split(" ")[0])).toEqual(["${NODE_IMAGE}", "${NODE_IMAGE}"]);
+    expect((JSON.parse(read("package.json")) as { engines: { node: string } }).engines.node).toBe(">=20.19 <21 || >=22");
+  });
+
+  it("CI runs the server-level tests on the image's Node major as well, from paths that exist", () => {
+    const ci = read(".ci/run");
+    const version = /^NODE24_VERSION=(\d+)\.\d+\.\d+$/m.exec(ci);
+    expect(version?.[1]).toBe(/^ARG NODE_IMAGE=node:(\d+)-/m.exec(read("Dockerfile"))?.[1]);
+    const tests = /^NODE24_TESTS=\((.*)\)$/m.exec(ci)![1].split(" ");
+    expect(tests).toContain("test/server");
+    for (const t of tests) expect(fs.existsSync(path.join(root, t)), t).toBe(true);
+    // Both runs' counts make the last line.
+    expect(ci).toMatch(/^passed=\$\(\(passed \+ passed24\)\)$/m);
+    expect(ci.trim().split("\n").slice(-2)).toEqual(['echo "$passed passed, $failed failed"', '[ "$failed" -eq 0 ]']);
   });
 
   it("runs as a user other than root, with its data in the /data volume", () => {
@@ -193,50 +213,79 @@ describe("the image's run-time stage, assembled here", () => {
   });
 });
 
-type Yaml = string | Yaml[] | { [key: string]: Yaml };
+type Service = Record<string, unknown> & { environment?: Record<string, string>; depends_on?: Record<string, unknown>; command?: string[] };
 
-/** The block-style YAML compose.yaml is written in: mappings, lists, scalars, JSON-style flow lists. */
-function parseYaml(text: string): Yaml {
-  const lines = text
-    .split("\n")
-    .filter((l) => l.trim() !== "" && !l.trimStart().startsWith("#"))
-    .map((l) => ({ indent: l.length - l.trimStart().length, text: l.trim() }));
-  let i = 0;
-  const scalar = (s: string): Yaml => (s.startsWith("[") ? (JSON.parse(s) as Yaml) : s.replace(/^"(.*)"$/, "$1"));
-  function block(indent: number): Yaml {
-    if (lines[i].text.startsWith("- ")) {
-      const list: Yaml[] = [];
-      while (i < lines.length && lines[i].indent === indent && lines[i].text.startsWith("- ")) list.push(scalar(lines[i++].text.slice(2)));
-      return list;
-    }
-    const map: Record<string, Yaml> = {};
-    while (i < lines.length && lines[i].indent === indent) {
-      const m = /^([^:]+):(?:\s+(.*))?$/.exec(lines[i++].text);
-      if (!m) throw new Error(`compose.yaml: cannot read '${lines[i - 1].text}'`);
-      map[m[1]] = m[2] !== undefined ? scalar(m[2]) : i < lines.length && lines[i].indent > indent ? block(lines[i].indent) : "";
-    }
-    return map;
-  }
-  return block(0);
+/** compose.yaml as YAML 1.2 reads it: a syntax error, a duplicate key or an alias-laden document fails here. */
+function parseCompose(text: string): { services: Record<string, Service>; volumes: Record<string, unknown> } {
+  const doc = parseDocument(text, { strict: true, uniqueKeys: true, prettyErrors: true });
+  expect(doc.errors.map(String)).toEqual([]);
+  expect(doc.warnings.map(String)).toEqual([]);
+  return doc.toJS() as ReturnType<typeof parseCompose>;
 }
 
 describe("compose.yaml", () => {
-  const compose = parseYaml(read("compose.yaml")) as { services: Record<string, Record<string, Yaml>> };
+  const compose = parseCompose(read("compose.yaml"));
   const services = compose.services;
   const replicas = Object.entries(services).filter(([, s]) => s.image === "parapet:local");
   const haproxy = read("deploy/haproxy.cfg");
+  const exampleEnv = Object.fromEntries(
+    read("deploy/example.env")
+      .split("\n")
+      .filter((l) => /^[A-Z_]+=/.test(l))
+      .map((l) => l.split("=", 2) as [string, string]),
+  );
 
-  it("runs two Parapet replicas of one image on MongoDB", () => {
+  it("is YAML whose every service and volume compose knows", () => {
+    expect(Object.keys(compose).sort()).toEqual(["services", "volumes"]);
+    const known = ["image", "build", "command", "environment", "volumes", "ports", "depends_on", "healthcheck", "restart", "stop_grace_period"];
+    for (const [name, s] of Object.entries(services))
+      expect(
+        Object.keys(s).filter((k) => !known.includes(k)),
+        name,
+      ).toEqual([]);
+    const named = Object.values(services).flatMap((s) => ((s.volumes as string[] | undefined) ?? []).map((v) => v.split(":")[0]).filter((v) => !v.startsWith(".")));
+    expect(named.every((v) => v in compose.volumes)).toBe(true);
+  });
+
+  it("runs two Parapet replicas of one image on a MongoDB replica set, started once it has a primary", () => {
     expect(replicas.map(([name]) => name)).toEqual(["parapet-1", "parapet-2"]);
     expect(services.mongodb?.image).toMatch(/^mongo:/);
+    const replSet = services.mongodb.command![services.mongodb.command!.indexOf("--replSet") + 1];
+    expect(replSet).toMatch(/^\w+$/);
+    // The init step initiates the set with the member as clients reach it, and ends once it is primary.
+    const init = services["mongodb-init"];
+    expect(init.image).toBe(services.mongodb.image);
+    expect(init.depends_on).toEqual({ mongodb: { condition: "service_healthy" } });
+    expect(init.restart).toBe("no");
+    const script = init.command!.at(-1)!;
+    expect(script).toContain(`rs.initiate({ _id: '${replSet}', members: [{ _id: 0, host: 'mongodb:27017' }] })`);
+    expect(script).toContain("NotYetInitialized");
+    expect(script).toContain("isWritablePrimary");
     for (const [, s] of replicas) {
       expect(s.build).toBe(".");
-      const env = s.environment as Record<string, string>;
-      expect(env.MONGODB_URI).toMatch(/^mongodb:\/\/mongodb:27017\//);
+      const env = s.environment!;
+      expect(env.MONGODB_URI).toBe(`mongodb://mongodb:27017/parapet?replicaSet=${replSet}`);
       expect(Object.keys(env).filter((n) => !readByConfig(n))).toEqual([]);
-      expect((s.depends_on as Record<string, Yaml>).mongodb).toEqual({ condition: "service_healthy" });
+      expect(s.depends_on).toEqual({ "mongodb-init": { condition: "service_completed_successfully" } });
       expect(s.ports).toBeUndefined();
     }
+  });
+
+  it("every replica takes its keys and the one vault key from .env, so reversible sanitization is on and any replica restores", () => {
+    for (const [, s] of replicas) {
+      const env = s.environment!;
+      for (const name of Object.keys(exampleEnv)) expect(env[name], name).toBe(`\${${name}:?set it in .env (docs/deployment.md)}`);
+    }
+    expect(Object.keys(exampleEnv)).toContain("PARAPET_VAULT_KEY");
+    // The generation command the example shows gives a key the service takes.
+    const command = /node -e "(.*toString\('base64'\).*)"/.exec(read("deploy/example.env"))![1];
+    const generated = execFileSync(process.execPath, ["-e", command], { encoding: "utf8" }).trim();
+    expect(loadConfig({ PARAPET_VAULT_KEY: generated }).vaultKey).toHaveLength(32);
+  });
+
+  it("gives a replica longer to stop than its drain window and the grace of requests in flight", () => {
+    const drainSeconds = loadConfig({}).drainMs / 1000;
+    for (const [, s] of replicas) expect(parseInt(String(s.stop_grace_period), 10)).toBeGreaterThanOrEqual(drainSeconds + 10);
   });
 
   it("one published port, the proxy's, balancing over every replica on the default port and checking /readyz", () => {
@@ -247,19 +296,13 @@ describe("compose.yaml", () => {
     expect(haproxy).toMatch(new RegExp(`^\\s*bind :${container}$`, "m"));
     const servers = [...haproxy.matchAll(/^\s*server (\S+) (\S+):(\d+) check$/gm)].map((m) => [m[1], m[2], m[3]]);
     expect(servers).toEqual(replicas.map(([name]) => [name, name, defaultPort]));
-    expect(haproxy).toMatch(/^\s*http-check send meth GET uri \/readyz$/m);
+    expect(haproxy).toMatch(/^\s*http-check send meth GET uri \/readyz\b/m);
     expect(probePaths.has("/readyz")).toBe(true);
     expect(services.proxy.volumes).toEqual(["./deploy/haproxy.cfg:/usr/local/etc/haproxy/haproxy.cfg:ro"]);
   });
 
-  it("the example .env's placeholder keys are refused, so nobody runs with them", () => {
-    const env = Object.fromEntries(
-      read("deploy/example.env")
-        .split("\n")
-        .filter((l) => /^[A-Z_]+=/.test(l))
-        .map((l) => l.split("=", 2) as [string, string]),
-    );
-    expect(Object.keys(env)).toEqual(["PARAPET_BOOTSTRAP_PLATFORM_KEY", "PARAPET_BOOTSTRAP_SCREENING_KEY"]);
-    for (const [name, value] of Object.entries(env)) expect(() => loadConfig({ [name]: value })).toThrow(name);
+  it("the example .env's placeholders are refused, so nobody runs with them", () => {
+    expect(Object.keys(exampleEnv)).toEqual(["PARAPET_BOOTSTRAP_PLATFORM_KEY", "PARAPET_BOOTSTRAP_SCREENING_KEY", "PARAPET_VAULT_KEY"]);
+    for (const [name, value] of Object.entries(exampleEnv)) expect(() => loadConfig({ [name]: value })).toThrow(name);
   });
 });

@@ -21,17 +21,28 @@ export interface ChildServer {
   port: number;
   url: string;
   exited: Promise<{ code: number | null; signal: NodeJS.Signals | null }>;
+  /** The service log so far (JSON lines on standard output, at LOG_LEVEL, warn unless `env` says). */
+  logLines(): Record<string, unknown>[];
 }
 
 export function spawnServer(port: number, env: Record<string, string>): ChildServer {
   const child = spawn(process.execPath, [path.join(root, "dist/src/main.js")], {
     cwd: root,
     env: { ...process.env, HOST: "127.0.0.1", PORT: String(port), LOG_LEVEL: "warn", ...env },
-    stdio: ["ignore", "ignore", "pipe"],
+    stdio: ["ignore", "pipe", "pipe"],
   });
   child.stderr?.resume();
+  let stdout = "";
+  child.stdout?.on("data", (chunk: Buffer) => (stdout += chunk.toString()));
   const exited = new Promise<{ code: number | null; signal: NodeJS.Signals | null }>((resolve) => child.once("exit", (code, signal) => resolve({ code, signal })));
-  return { child, port, url: `http://127.0.0.1:${port}`, exited };
+  const logLines = () =>
+    stdout
+      .split("\n")
+      // Whole lines only: the last piece may still be being written.
+      .slice(0, -1)
+      .filter((l) => l.startsWith("{"))
+      .map((l) => JSON.parse(l) as Record<string, unknown>);
+  return { child, port, url: `http://127.0.0.1:${port}`, exited, logLines };
 }
 
 /** Resolves with the milliseconds it took until /readyz answers 200; the default bound is generous for a loaded machine. */

@@ -32,7 +32,8 @@ export interface RestResult {
   headers: Headers;
 }
 
-export async function startTestServer(env: Record<string, string> = {}): Promise<TestServer> {
+/** `log`: the service log, silent unless a test reads it. */
+export async function startTestServer(env: Record<string, string> = {}, log = createLogger("silent")): Promise<TestServer> {
   const dataDir = await mkdtemp(path.join(tmpdir(), "parapet-test-"));
   const platformKey = `ppk_test_${randomBytes(12).toString("hex")}`;
   const screeningKey = `psk_test_${randomBytes(12).toString("hex")}`;
@@ -44,7 +45,7 @@ export async function startTestServer(env: Record<string, string> = {}): Promise
     PARAPET_BOOTSTRAP_SCREENING_KEY: screeningKey,
     ...env,
   });
-  const app = await startApp(config, createLogger("silent"));
+  const app = await startApp(config, log);
   const url = `http://127.0.0.1:${app.port}`;
   const { orgs, keys } = app.repos;
 

@@ -11,6 +11,7 @@ import type { StreamRestorer } from "../../sanitize/stream-restorer.js";
 import type { Part } from "../../screening/parts.js";
 import type { GuardDeps } from "../deps.js";
 import { logOf } from "../log-entry.js";
+import { observeDecision } from "../observe-decision.js";
 import { stepDeadline } from "./deadline.js";
 import type { StreamTuning } from "./limits.js";
 import type { StreamScreener } from "./screener.js";
@@ -21,7 +22,7 @@ import type { Window } from "./text-window.js";
 export interface StreamContext {
   screener: StreamScreener;
   tuning: StreamTuning;
-  deps: Pick<GuardDeps, "logs" | "rollups" | "metrics" | "log" | "requestTimeoutMs">;
+  deps: Pick<GuardDeps, "logs" | "rollups" | "metrics" | "log" | "requestTimeoutMs" | "access">;
 }
 
 export class OpenStream {
@@ -194,6 +195,6 @@ export class OpenStream {
       keyId: setup.keyId,
     });
     await Promise.all([deps.logs.append(log), deps.rollups.record(setup.orgId, setup.resolved.project._id, setup.openedAt, log.fired, { flagged: log.flagged })]);
-    for (const type of log.fired) deps.metrics?.detections.inc({ detector_type: type });
+    observeDecision(deps, log);
   }
 }

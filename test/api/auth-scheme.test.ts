@@ -2,11 +2,10 @@
 // as HTTP clients' "API key" settings send it, or another scheme, is refused with a message
 // that names the Bearer scheme, on every protocol — never as a missing key, never accepted.
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { Code, ConnectError, createClient } from "@connectrpc/connect";
-import { createConnectTransport, createGrpcTransport, createGrpcWebTransport } from "@connectrpc/connect-node";
+import { Code, ConnectError } from "@connectrpc/connect";
 import { ErrorDetailSchema } from "../../gen/parapet/v1/errors_pb.js";
 import { GuardService } from "../../gen/parapet/v1/guard_pb.js";
-import { rpcProtocols, startTestServer, type Protocol, type TestServer } from "../support/server.js";
+import { rpcClientWithAuthorization, rpcProtocols, startTestServer, type Protocol, type TestServer } from "../support/server.js";
 
 let server: TestServer;
 beforeAll(async () => {
@@ -24,22 +23,7 @@ async function restWith(authorization: string) {
 }
 
 /** A generated client whose every call carries `authorization` exactly as given. */
-function rpcWith(protocol: Protocol, authorization: string) {
-  const interceptors = [
-    (next: any) => (req: any) => {
-      req.header.set("authorization", authorization);
-      return next(req);
-    },
-  ];
-  const baseUrl = server.url;
-  const transport =
-    protocol === "grpc"
-      ? createGrpcTransport({ baseUrl, interceptors })
-      : protocol === "grpc-web"
-        ? createGrpcWebTransport({ baseUrl, httpVersion: "1.1", interceptors })
-        : createConnectTransport({ baseUrl, httpVersion: "1.1", useBinaryFormat: protocol === "connect-binary", interceptors });
-  return createClient(GuardService, transport);
-}
+const rpcWith = (protocol: Protocol, authorization: string) => rpcClientWithAuthorization(GuardService, server, protocol, authorization);
 
 describe("Authorization without the Bearer scheme", () => {
   it("a bare valid key is refused on REST, saying the Bearer scheme is expected", async () => {

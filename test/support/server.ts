@@ -96,12 +96,17 @@ export const rpcProtocols: Protocol[] = ["connect-json", "connect-binary", "grpc
 
 /** A generated client over one of the RPC protocols, sending `key` as bearer credential. */
 export function rpcClient<S extends DescService>(service: S, server: TestServer, protocol: Protocol, key: string | null): Client<S> {
+  return rpcClientWithAuthorization(service, server, protocol, key === null ? null : `Bearer ${key}`);
+}
+
+/** A generated client whose every call carries the Authorization header exactly as given (none for null). */
+export function rpcClientWithAuthorization<S extends DescService>(service: S, server: TestServer, protocol: Protocol, authorization: string | null): Client<S> {
   const interceptors =
-    key === null
+    authorization === null
       ? []
       : [
           (next: any) => (req: any) => {
-            req.header.set("authorization", `Bearer ${key}`);
+            req.header.set("authorization", authorization);
             return next(req);
           },
         ];

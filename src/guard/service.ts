@@ -10,7 +10,7 @@ import { callerOrg } from "../api/tenant.js";
 import { checkSanitizeRequest, restoreTextHandler, sanitizeAnswer, type SanitizeDeps } from "../sanitize/service.js";
 import type { Screening } from "../screening/engine.js";
 import { partsOf, skippedPartNotes } from "../screening/parts.js";
-import { reportsPayload } from "../screening/registry.js";
+import { breakdownItemOf, payloadOf } from "./answer-items.js";
 import { buildInfo } from "./build-info.js";
 import type { GuardDeps } from "./deps.js";
 import { lintPolicy } from "./lint.js";
@@ -30,25 +30,6 @@ function devInfo(deps: GuardDeps, screening: Screening, messages: readonly Messa
     notes.push(`${o.detectorType}, ${where}: ${o.note}`);
   }
   return create(DevInfoSchema, { gitRevision: b.gitRevision, gitTimestamp: b.gitTimestamp, modelVersion: deps.modelVersion(), version: b.version, notes });
-}
-
-/** The breakdown: every outcome, detected when it flagged (override_allow: when it matched). */
-function breakdownOf(screening: Screening, base: { projectId: string; policyId: string }) {
-  return screening.outcomes.map((o) => ({
-    ...base,
-    detectorId: o.detectorId,
-    detectorType: o.detectorType,
-    detected: o.flagged || (o.detectorType === "override_allow" && o.matched),
-    messageId: o.messageId ?? 0,
-    toolId: o.location === "tool_definition::content" ? o.toolId : undefined,
-  }));
-}
-
-/** The payload: the matched spans of the detectors whose definitions report them. */
-function payloadOf(screening: Screening) {
-  return screening.outcomes
-    .filter((o) => o.matched && reportsPayload(o.detectorType) && o.messageId !== undefined)
-    .flatMap((o) => o.spans.map((s) => ({ start: s.start, end: s.end, text: s.text, detectorType: o.detectorType, labels: s.labels, messageId: o.messageId })));
 }
 
 /** Detailed results: every outcome's level, the tool definitions' apart. */
@@ -114,8 +95,8 @@ export function guardService(deps: GuardDeps, streams: Pick<ServiceImpl<typeof G
       const base = { projectId: resolved.project._id, policyId: resolved.policy._id };
       return {
         flagged,
-        breakdown: req.breakdown ? breakdownOf(screening, base) : [],
-        payload: req.payload ? payloadOf(screening) : [],
+        breakdown: req.breakdown ? screening.outcomes.map((o) => breakdownItemOf(o, base)) : [],
+        payload: req.payload ? payloadOf(screening.outcomes) : [],
         devInfo: req.devInfo ? devInfo(deps, screening, req.messages) : undefined,
         metadata: { requestUuid },
         ...sanitized?.fields,

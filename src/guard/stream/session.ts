@@ -1,18 +1,15 @@
 // One streamed message under screening (docs/streaming.md): the decisions of
 // the verdicts — what is released, what is reported, when to stop — over the
 // windows the detectors screen. No I/O: the caller screens and logs.
-import type { MessageInitShape } from "@bufbuild/protobuf";
-import type { BreakdownItemSchema, Message, PayloadItemSchema } from "../../../gen/parapet/v1/guard_pb.js";
+import type { Message } from "../../../gen/parapet/v1/guard_pb.js";
 import type { Outcome, OutcomeSpan, Screening } from "../../screening/engine.js";
 import { kindOf, reportsPayload } from "../../screening/registry.js";
 import { codePointLength } from "../../screening/normalize.js";
 import { levelRank, type Level, type Location } from "../../screening/vocabulary.js";
+import { breakdownItemOf, payloadOf, type BreakdownInit, type PayloadInit } from "../answer-items.js";
 import type { Resolved } from "../resolve.js";
 import type { StreamTuning } from "./limits.js";
 import { StreamText, type Window } from "./text-window.js";
-
-type PayloadInit = MessageInitShape<typeof PayloadItemSchema>;
-type BreakdownInit = MessageInitShape<typeof BreakdownItemSchema>;
 
 /** A GuardStreamVerdict, as handlers return it. */
 export interface Verdict {
@@ -281,21 +278,6 @@ export class StreamSession {
 
   private breakdownItem(o: Outcome, detected: boolean): BreakdownInit {
     const { project, policy } = this.setup.resolved;
-    return {
-      projectId: project._id,
-      policyId: policy._id,
-      detectorId: o.detectorId,
-      detectorType: o.detectorType,
-      detected: detected || (o.detectorType === "override_allow" && o.matched),
-      messageId: o.messageId ?? 0,
-      toolId: o.location === "tool_definition::content" ? o.toolId : undefined,
-    };
+    return breakdownItemOf(o, { projectId: project._id, policyId: policy._id }, detected);
   }
-}
-
-/** Payload spans of outcomes, as /v2/guard answers them. */
-function payloadOf(outcomes: readonly Outcome[]): PayloadInit[] {
-  return outcomes
-    .filter((o) => o.matched && reportsPayload(o.detectorType) && o.messageId !== undefined)
-    .flatMap((o) => o.spans.map((s) => ({ start: s.start, end: s.end, text: s.text, detectorType: o.detectorType, labels: s.labels, messageId: o.messageId })));
 }

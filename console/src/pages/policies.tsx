@@ -71,6 +71,22 @@ export function PoliciesPage({ api, readOnly }: PageProps) {
 }
 
 /** A detector setting that is a list of strings, edited as a textarea of one entry per line. */
+/** The policy threshold picker of the editor and the impact preview. */
+function ThresholdSelect({ name, value, onChange }: { name?: string; value: string; onChange: (threshold: string) => void }) {
+  return (
+    <label>
+      Threshold
+      <select name={name} value={value} onChange={(e) => onChange(e.currentTarget.value)}>
+        {thresholds.map((t) => (
+          <option key={t} value={t}>
+            {t}
+          </option>
+        ))}
+      </select>
+    </label>
+  );
+}
+
 function ListSetting({ label, value, onChange }: { label: string; value: string[] | undefined; onChange: (v: string[]) => void }) {
   return (
     <label class="setting">
@@ -505,16 +521,7 @@ function PolicyForm({ editor, draft, readOnly }: { editor: PolicyEditor; draft: 
           Policy name
           <input name="name" required maxLength={200} value={draft.name} onInput={(e) => setDraft({ ...draft, name: e.currentTarget.value })} />
         </label>
-        <label>
-          Threshold
-          <select name="threshold" value={draft.defaultThreshold} onChange={(e) => setDraft({ ...draft, defaultThreshold: e.currentTarget.value })}>
-            {thresholds.map((t) => (
-              <option key={t} value={t}>
-                {t}
-              </option>
-            ))}
-          </select>
-        </label>
+        <ThresholdSelect name="threshold" value={draft.defaultThreshold} onChange={(t) => setDraft({ ...draft, defaultThreshold: t })} />
       </fieldset>
       <DetectorEditor draft={draft} setDraft={setDraft} disabled={readOnly} />
       <CustomGuardrailPicker guardrails={editor.guardrails} draft={draft} setDraft={setDraft} disabled={readOnly} />
@@ -674,16 +681,7 @@ export function ImpactPage({ api }: PageProps) {
             ))}
           </select>
         </label>
-        <label>
-          Threshold
-          <select value={threshold || draft.defaultThreshold} onChange={(e) => setThreshold(e.currentTarget.value)}>
-            {thresholds.map((t) => (
-              <option key={t} value={t}>
-                {t}
-              </option>
-            ))}
-          </select>
-        </label>
+        <ThresholdSelect value={threshold || draft.defaultThreshold} onChange={setThreshold} />
       </form>
       <ImpactPanel api={api} draft={draft} />
     </section>

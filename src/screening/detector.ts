@@ -33,6 +33,12 @@ export interface Detection {
   spans: Span[];
   /** Why the detector did not judge the part when it declines to (reported in dev_info). */
   note?: string;
+  /**
+   * The configured model that produced this detection when it is not the
+   * built-in one (a model folder's name, or `judge:<model>`), so the log
+   * detail can say which model flagged what.
+   */
+  model?: string;
 }
 
 export const nothing: Detection = { level: "no_level", spans: [] };

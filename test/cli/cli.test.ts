@@ -368,4 +368,23 @@ describe("with the service stopped", () => {
     expect(stale.stderr).toContain("cannot use the API at http://127.0.0.1:8080");
     await rename(path.join(dataDir, "service.json"), path.join(dir, "stale-record.json"));
   });
+
+  it("export writes a file only its owner may read (0600), whatever the umask allows", async () => {
+    const file = path.join(dir, "parapet-export.ndjson");
+    // 022 is the usual umask, under which a plain create is 0644: readable by every local user.
+    const code = await new Promise<number | null>((resolve) => {
+      const child = spawn("sh", ["-c", `umask 022 && exec "${process.execPath}" "${path.join(root, "bin/parapet.js")}" export "${file}"`], {
+        cwd: dir,
+        env: envOf({}),
+        stdio: "ignore",
+      });
+      child.once("exit", resolve);
+    });
+    expect(code).toBe(0);
+    expect((await stat(file)).mode & 0o777).toBe(0o600);
+    // What makes it secret: the key hashes, among the request logs and the rest.
+    const text = await readFile(file, "utf8");
+    expect(text).toContain('"collection":"api_keys"');
+    expect(text).toContain('"hash":');
+  });
 });

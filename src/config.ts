@@ -59,7 +59,7 @@ export interface Config {
   acceptJournalLoss: string[];
   /** How long start-up waits for the previous owner of the data directory to exit. */
   lockWaitMs: number;
-  /** Failed authentications allowed per client address and per key prefix: a burst, then so many per minute (0: no limit). */
+  /** Failed authentications allowed per client address and per failed key: a burst, then so many per minute (0: no limit). */
   authFailureBurst: number;
   authFailuresPerMinute: number;
   /** On SIGTERM, how long /readyz fails while requests are still served, before the listener closes (docs/operations.md#shutdown). */

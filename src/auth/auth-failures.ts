@@ -1,22 +1,26 @@
-// Failed authentications, limited per client address and per key prefix (docs/api.md#authentication):
-// a token bucket each, spent only by failures. While either bucket of a request is empty the key
-// is not even looked up, so a guesser learns nothing, and a client that keeps presenting a valid
-// key from an address without failures is never slowed. Buckets live in this process
-// (token-buckets.ts; an evicted bucket, e.g. of an attacker cycling addresses, starts full again).
+// Failed authentications, limited per client address and per failed key (docs/api.md#authentication):
+// a token bucket each, spent only by failures. The limit throttles whoever fails, never the owner
+// of a valid key: a presented key is always checked, a valid one is served (only its own rate
+// limit applies), and only a request whose key is missing, unknown or revoked meets these buckets.
+// The failed key is its own subject, by the whole key's hash: a bucket per prefix (the 8
+// characters shown in key lists) let anyone lock a real key out by failing with keys that share
+// its prefix (issue 29). Buckets live in this process (token-buckets.ts; an evicted bucket, e.g.
+// of an attacker cycling addresses, starts full again).
 //
 // Replicas on one database also count failures together (docs/decisions.md#rate-limits-and-deadlines):
 // each failure is recorded in the shared buckets (shared-buckets.ts) in the background, and a
 // refusal there blocks the subject in this process until the shared bucket has a token again.
-// The check itself never waits for the store, since it runs before every authenticated request: a
-// guesser spreading attempts over N replicas gets at most one attempt more per replica than the
-// shared limit before each replica has seen the refusal. A store that errs leaves the per-process limit.
+// The check itself never waits for the store: a guesser spreading attempts over N replicas gets
+// at most one attempt more per replica than the shared limit before each replica has seen the
+// refusal. A store that errs leaves the per-process limit.
+import { hash } from "node:crypto";
 import { LRUCache } from "lru-cache";
 import { withoutStorageDeadline, withStorageDeadline } from "../storage/deadline.js";
 import type { SharedBuckets } from "./shared-buckets.js";
 import { TokenBuckets } from "./token-buckets.js";
 
-/** Characters of a presented key that name its bucket: the key kind and a few more, as stored in `prefix`. */
-const PREFIX_CHARS = 8;
+/** Hex digits of the failed key's SHA-256 that name its bucket (128 bits: no two keys meet by chance). */
+const KEY_DIGEST_CHARS = 32;
 /** Time the shared store gets to record one failure. */
 const STORE_TIMEOUT_MS = 1_000;
 
@@ -46,11 +50,14 @@ export class AuthFailureLimiter {
     this.buckets = new TokenBuckets(burst, perMinute / 60, now);
   }
 
-  /** The buckets a request draws on. */
+  /**
+   * The buckets a failed request draws on: its address, and the key it presented, as a whole. Only
+   * a hash of the key is kept (here and in the shared store), never the key or a part of it.
+   */
   static subjects(clientAddress: string | undefined, presentedKey: string | undefined): string[] {
     const out: string[] = [];
     if (clientAddress) out.push(`addr:${clientAddress}`);
-    if (presentedKey) out.push(`prefix:${presentedKey.slice(0, PREFIX_CHARS)}`);
+    if (presentedKey) out.push(`key:${hash("sha256", presentedKey, "hex").slice(0, KEY_DIGEST_CHARS)}`);
     return out;
   }
 

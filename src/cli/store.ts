@@ -24,11 +24,17 @@ export class StoreLocked extends Error {
     return `the service is running on ${shown(this.dataDir)} (${pid !== undefined ? `pid ${pid}, ` : ""}${at})`;
   }
 
-  /** How to free the data directory: stop the service, run the command, start it again. */
+  /**
+   * How to free the data directory: stop the service, run the command, start it again. `kill PID`
+   * only when the service record names that pid: otherwise the lock's pid may belong to another
+   * program by now (reused after a crash or a restart), and the lock's own message says which
+   * program it is and how to go on safely.
+   */
   stopHint(runsAlongsideOnMongo = true): string {
-    const pid = this.ownerPid !== undefined ? `, or kill ${this.ownerPid}` : "";
+    const confirmed = this.ownerPid !== undefined && readServiceRecord(this.dataDir)?.pid === this.ownerPid;
+    const pid = confirmed ? `, or kill ${this.ownerPid}` : "";
     const mongo = runsAlongsideOnMongo ? "; with MongoDB (MONGODB_URI) the command runs alongside the service" : "";
-    return `stop the service (Ctrl-C where it runs${pid}), run the command, then start it again${mongo}.`;
+    return `stop the service (Ctrl-C where it runs${pid}), run the command, then start it again${mongo}.${confirmed ? "" : ` ${this.lockMessage}`}`;
   }
 }
 

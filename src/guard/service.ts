@@ -8,6 +8,7 @@ import { principalKey, requestIdOf } from "../api/context.js";
 import { validationFailed } from "../api/errors.js";
 import { callerOrg } from "../api/tenant.js";
 import { checkSanitizeRequest, restoreTextHandler, sanitizeAnswer, type SanitizeDeps } from "../sanitize/service.js";
+import type { MetadataScreen } from "../sanitize/metadata.js";
 import type { Screening } from "../screening/engine.js";
 import { partsOf, skippedPartNotes } from "../screening/parts.js";
 import { breakdownItemOf, payloadOf } from "./answer-items.js";
@@ -17,7 +18,7 @@ import { lintPolicy } from "./lint.js";
 import { logOf } from "./log-entry.js";
 import { observeDecision } from "./observe-decision.js";
 import { RequestScreener } from "./request-screener.js";
-import { resolvePolicy, resolvePolicyById } from "./resolve.js";
+import { resolvePolicy, resolvePolicyById, type Resolved } from "./resolve.js";
 import { screeningPolicyOf } from "./screening-policy.js";
 import type { GuardStreamMethod } from "./stream/service.js";
 
@@ -44,6 +45,13 @@ function detailedResultsOf(screening: Screening, base: { projectId: string; poli
   return { results, toolResults };
 }
 
+/** Sanitize screens a logged request's metadata values with its policy, guardrails and deadline (docs/sanitize.md). */
+function metadataScreenOf(screener: RequestScreener, resolved: Pick<Resolved, "policy" | "guardrails">, org: string, deadline: number): MetadataScreen {
+  const policy = screeningPolicyOf(resolved.policy);
+  return (parts, keep, guardrails) =>
+    screener.screen({ ...policy, detectors: policy.detectors.filter(keep) }, guardrails ? resolved.guardrails : [], parts, org, deadline);
+}
+
 // GuardStream and its REST calls are served by stream/service.ts, built apart because it holds
 // open sessions to close on shutdown; `streams` are its handlers, one GuardService on the wire.
 export function guardService(deps: GuardDeps, streams: Pick<ServiceImpl<typeof GuardService>, GuardStreamMethod>): ServiceImpl<typeof GuardService> {
@@ -65,7 +73,8 @@ export function guardService(deps: GuardDeps, streams: Pick<ServiceImpl<typeof G
     const deadline = Math.min(started + deps.requestTimeoutMs, clientMs !== undefined ? Date.now() + clientMs : Infinity);
     const screeningStarted = performance.now();
     const screening = await screener.screen(screeningPolicyOf(resolved.policy), resolved.guardrails, parts, org._id, deadline);
-    return { org, resolved, screening, screeningMs: performance.now() - screeningStarted };
+    const screenMetadata = metadataScreenOf(screener, resolved, org._id, deadline);
+    return { org, resolved, screening, screeningMs: performance.now() - screeningStarted, screenMetadata };
   }
 
   return {
@@ -76,11 +85,12 @@ export function guardService(deps: GuardDeps, streams: Pick<ServiceImpl<typeof G
       // The X-Request-Id of this call: one id joins the service log, the answer and the request log.
       const requestUuid = requestIdOf(ctx) ?? uuidv7();
       checkSanitizeRequest(sanitizeDeps, req.sanitize, ctx);
-      const { org, resolved, screening, screeningMs } = await run(ctx, req.projectId, req.messages, req.tools);
+      const { org, resolved, screening, screeningMs, screenMetadata } = await run(ctx, req.projectId, req.messages, req.tools);
       const flagged = resolved.project.action === "enforce" && screening.detected;
-      const metadata = req.metadata ? JSON.stringify(req.metadata) : "{}";
-      // With sanitize the log keeps the sanitized conversation, never the values it masked (docs/sanitize.md#request-logs-and-service-logs).
-      const sanitized = req.sanitize ? await sanitizeAnswer(sanitizeDeps, org._id, req.sanitize, req.messages, screening) : undefined;
+      // With sanitize the log keeps the sanitized conversation and metadata, never the values it masked (docs/sanitize.md#request-logs-and-service-logs).
+      const logged = req.metadata && { metadata: req.metadata, screen: screenMetadata };
+      const sanitized = req.sanitize && (await sanitizeAnswer(sanitizeDeps, org._id, req.sanitize, req.messages, screening, logged));
+      const metadata = JSON.stringify(sanitized?.metadata ?? req.metadata ?? {});
       const log = logOf(requestUuid, at, org._id, resolved, flagged, screening, sanitized?.messages ?? req.messages, metadata, {
         screeningMs,
         sanitized: sanitized !== undefined,

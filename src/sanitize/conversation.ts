@@ -22,6 +22,8 @@ export interface SanitizedConversation {
   replaced: number;
   /** Placeholder -> original value of every placeholder used. */
   originals: Map<string, string>;
+  /** The placeholders handed out, for the request's metadata to go on from (metadata.ts). */
+  allocator: PlaceholderAllocator;
 }
 
 /**
@@ -37,26 +39,26 @@ export class SanitizeLimitError extends Error {
 }
 
 /** A span in UTF-16 offsets of one part's text, with the placeholder type it takes. */
-interface Span {
+export interface Span {
   start: number;
   end: number;
   type: string;
 }
 
-interface Replacement {
+export interface Replacement {
   start: number;
   end: number;
   token: string;
 }
 
-function replacesSpansOf(o: Outcome, choice: SanitizeChoice): boolean {
+export function replacesSpansOf(o: Outcome, choice: SanitizeChoice): boolean {
   if (!o.flagged || o.spans.length === 0 || o.messageId === undefined) return false;
   if (o.detectorType.startsWith("pii/")) return true;
   return choice.includeCustom && (o.detectorType === CUSTOM_GUARDRAIL || o.detectorType === "override_deny");
 }
 
 /** Code point offset -> UTF-16 offset of `s` (spans are reported in code points, docs/api.md#the-screening-call). */
-function utf16Of(s: string): (cp: number) => number {
+export function utf16Of(s: string): (cp: number) => number {
   let table: Uint32Array | null = null;
   return (cp) => {
     if (!table) {
@@ -97,7 +99,7 @@ export function mergeSpans(spans: Span[]): Span[] {
   return merged;
 }
 
-function applyReplacements(text: string, replacements: Replacement[]): string {
+export function applyReplacements(text: string, replacements: Replacement[]): string {
   if (replacements.length === 0) return text;
   let out = "";
   let at = 0;
@@ -162,12 +164,12 @@ function sanitizeArguments(args: string, spans: Span[], alloc: PlaceholderAlloca
   return { text: applyReplacements(args, replacements), replaced: replacements.length };
 }
 
-/** Refuses when the engine may have left spans out (SanitizeLimitError). */
-function checkComplete(used: Outcome[]): void {
+/** Refuses when the engine may have left spans out (SanitizeLimitError); `part` names where, for the message. */
+export function checkComplete(used: Outcome[], part: (o: Outcome) => string = (o) => `message ${o.messageId}`): void {
   const full = used.find((o) => o.spans.length >= MAX_SPANS_PER_OUTCOME);
   if (full) {
     throw new SanitizeLimitError(
-      `message ${full.messageId} has more than ${MAX_SPANS_PER_OUTCOME} ${full.detectorType} matches, more than one request can sanitize; send less text per request`,
+      `${part(full)} has more than ${MAX_SPANS_PER_OUTCOME} ${full.detectorType} matches, more than one request can sanitize; send less text per request`,
     );
   }
   const custom = used.filter((o) => o.detectorType === CUSTOM_GUARDRAIL).reduce((n, o) => n + o.spans.length, 0);
@@ -225,7 +227,7 @@ export function sanitizeConversation(messages: readonly Message[], screening: Sc
       replaced += r.replaced;
     });
   });
-  return { messages: out, replaced, originals: alloc.originals };
+  return { messages: out, replaced, originals: alloc.originals, allocator: alloc };
 }
 
 /** Every text of a message a placeholder could already occur in. */

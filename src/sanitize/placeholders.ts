@@ -77,6 +77,20 @@ export class PlaceholderAllocator {
     return taken;
   }
 
+  /**
+   * An allocator that goes on from this one (a value it placed keeps its placeholder, new ones are
+   * numbered after its own, and placeholders in `texts` are skipped too) but keeps its own
+   * `originals`: for text that is masked and never restored, such as a request's metadata.
+   */
+  continued(texts: Iterable<string>): PlaceholderAllocator {
+    const taken = new Set(this.taken);
+    for (const t of PlaceholderAllocator.takenIn(texts)) taken.add(t);
+    const next = new PlaceholderAllocator(taken);
+    for (const [k, v] of this.byValue) next.byValue.set(k, v);
+    for (const [k, v] of this.next) next.next.set(k, v);
+    return next;
+  }
+
   placeholderFor(type: string, value: string): string {
     const key = `${type}\u0000${value}`;
     const known = this.byValue.get(key);

@@ -1,7 +1,7 @@
 // Sanitize on the screening calls and RestoreText (docs/sanitize.md): turns a
 // screening into the answer's sanitize fields, keeps reversible mappings in the vault,
 // and restores placeholders in a text. Handlers in guard/service.ts call these.
-import type { MessageInitShape } from "@bufbuild/protobuf";
+import type { JsonObject, MessageInitShape } from "@bufbuild/protobuf";
 import { timestampFromDate, type Timestamp } from "@bufbuild/protobuf/wkt";
 import type { HandlerContext } from "@connectrpc/connect";
 import type { Message, RestoreTextRequest, RestoreTextResponseSchema, SanitizeOptions } from "../../gen/parapet/v1/guard_pb.js";
@@ -11,6 +11,7 @@ import { callerOrg } from "../api/tenant.js";
 import type { Organizations } from "../auth/organizations-repository.js";
 import type { Screening } from "../screening/engine.js";
 import { sanitizeConversation, SanitizeLimitError } from "./conversation.js";
+import { sanitizeMetadata, type MetadataScreen } from "./metadata.js";
 import { restorePlaceholders, RestoredTooLongError } from "./placeholders.js";
 import { VaultEntryTooLargeError, type Vault } from "./repository.js";
 
@@ -51,13 +52,35 @@ export interface SanitizeAnswer {
   fields: SanitizedFields;
   /** What the request log stores instead of the messages as sent. */
   messages: Message[];
+  /** What the request log stores instead of the metadata as sent, when the request logs metadata. */
+  metadata?: JsonObject;
 }
 
-/** The sanitized conversation, its vault entry stored (durably) first in reversible mode. */
-export async function sanitizeAnswer(deps: SanitizeDeps, orgId: string, options: SanitizeOptions, messages: Message[], screening: Screening): Promise<SanitizeAnswer> {
+/** The request's metadata, for a call that logs it, and how to screen its values (metadata.ts). */
+export interface LoggedMetadata {
+  metadata: JsonObject;
+  screen: MetadataScreen;
+}
+
+/**
+ * The sanitized conversation (and logged metadata), its vault entry stored (durably) first in
+ * reversible mode. The vault keeps the conversation's placeholders only: metadata never
+ * reaches the model, so nothing restores it.
+ */
+export async function sanitizeAnswer(
+  deps: SanitizeDeps,
+  orgId: string,
+  options: SanitizeOptions,
+  messages: Message[],
+  screening: Screening,
+  logged?: LoggedMetadata,
+): Promise<SanitizeAnswer> {
+  const choice = { includeCustom: options.includeCustom };
   let result;
+  let metadata: JsonObject | undefined;
   try {
-    result = sanitizeConversation(messages, screening, { includeCustom: options.includeCustom });
+    result = sanitizeConversation(messages, screening, choice);
+    if (logged) metadata = await sanitizeMetadata(logged.metadata, choice, result.allocator, logged.screen);
   } catch (err) {
     if (err instanceof SanitizeLimitError) throw new ApiError("payload_too_large", err.message);
     throw err;
@@ -73,7 +96,7 @@ export async function sanitizeAnswer(deps: SanitizeDeps, orgId: string, options:
       throw err;
     }
   }
-  return { fields, messages: result.messages };
+  return { fields, messages: result.messages, metadata };
 }
 
 /** The placeholders of a vault entry of `orgId`, for restoring; the contract's errors when there is none to use. */

@@ -20,6 +20,7 @@ import { once } from "node:events";
 import { BSON } from "mongodb";
 import { DuplicateKeyError, type CollectionOptions, type Database, type Doc, type IndexSpec } from "./collection.js";
 import { EmbeddedDatabase } from "./embedded/engine.js";
+import { FILE_MODE } from "./embedded/files.js";
 import { decodeValue, encodeValue } from "./export-format.js";
 
 const FORMAT = "parapet-export";
@@ -59,7 +60,8 @@ interface DocumentLine {
 
 export async function exportDataDir(dataDir: string, outFile: string, onProgress?: Progress): Promise<TransferSummary> {
   const source = await EmbeddedDatabase.open({ dataDir, ttlSweepIntervalMs: 0 });
-  const out = fs.createWriteStream(outFile, { flags: "wx" });
+  // Request logs, key hashes and vault records: the data directory's own mode, only its owner may read them.
+  const out = fs.createWriteStream(outFile, { flags: "wx", mode: FILE_MODE });
   const write = async (value: unknown) => {
     if (!out.write(`${JSON.stringify(encodeValue(value))}\n`)) await once(out, "drain");
   };

@@ -368,4 +368,45 @@ describe("with the service stopped", () => {
     expect(stale.stderr).toContain("cannot use the API at http://127.0.0.1:8080");
     await rename(path.join(dataDir, "service.json"), path.join(dir, "stale-record.json"));
   });
+
+  it("a LOCK naming a live process that is not the service: no 'kill PID', but which program has the pid and the safe way on (issue 29)", async () => {
+    const other = spawn("sleep", ["300"], { stdio: "ignore" });
+    const lock = path.join(dataDir, "LOCK");
+    try {
+      await new Promise((resolve) => other.once("spawn", resolve));
+      await writeFile(lock, JSON.stringify({ pid: other.pid, host: (await import("node:os")).hostname(), startedAt: "2026-01-01T00:00:00.000Z" }));
+      for (const args of [
+        ["orgs", "set", "org-default", "--max-policies", "5"],
+        ["export", path.join(dir, "locked.ndjson")],
+      ]) {
+        const r = await cli(args);
+        expect(r.code, args.join(" ")).toBe(1);
+        expect(r.stderr, args.join(" ")).toContain(`pid ${other.pid} is running: sleep 300`);
+        expect(r.stderr, args.join(" ")).toContain(`remove ${lock} and start again`);
+        expect(r.stderr, args.join(" ")).not.toContain(`kill ${other.pid}`);
+      }
+    } finally {
+      other.kill("SIGKILL");
+      await rm(lock, { force: true });
+    }
+  });
+
+  it("export writes a file only its owner may read (0600), whatever the umask allows", async () => {
+    const file = path.join(dir, "parapet-export.ndjson");
+    // 022 is the usual umask, under which a plain create is 0644: readable by every local user.
+    const code = await new Promise<number | null>((resolve) => {
+      const child = spawn("sh", ["-c", `umask 022 && exec "${process.execPath}" "${path.join(root, "bin/parapet.js")}" export "${file}"`], {
+        cwd: dir,
+        env: envOf({}),
+        stdio: "ignore",
+      });
+      child.once("exit", resolve);
+    });
+    expect(code).toBe(0);
+    expect((await stat(file)).mode & 0o777).toBe(0o600);
+    // What makes it secret: the key hashes, among the request logs and the rest.
+    const text = await readFile(file, "utf8");
+    expect(text).toContain('"collection":"api_keys"');
+    expect(text).toContain('"hash":');
+  });
 });

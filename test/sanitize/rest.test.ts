@@ -342,4 +342,43 @@ describe("what is stored", () => {
     // And it still restores.
     expect((await restore(server, { vault_id: res.body.vault_id, text: "[EMAIL_1]" })).body.text).toBe(secret);
   });
+
+  it("metadata values are masked in the request log as the messages are; keys, other values and the answer unchanged (issue 29)", async () => {
+    const other = "quentin.marlowe@example.net";
+    const card = 4111111111111111;
+    const metadata = { user_email: EMAIL, session: "s-42", contacts: [other, { card }], note: "see the ticket", flag: true, n: 3 };
+    const start = new Date(Date.now() - 1000).toISOString();
+    const res = await guard(server, { sanitize: { mode: "reversible" }, messages: [{ role: "user", content: `Mail ${EMAIL} please` }], metadata });
+    expect(res.status).toBe(200);
+    expect(res.body.sanitized_messages).toEqual([{ role: "user", content: "Mail [EMAIL_1] please" }]);
+    const logs = await server.rest("POST", "/v1-beta/logs", { start_time: start, end_time: new Date(Date.now() + 1000).toISOString() });
+    const log = logs.body.logs.find((l: any) => l.request_uuid === res.body.metadata.request_uuid);
+    // The messages' address keeps its placeholder; values only in the metadata get the next ones; a number becomes a string.
+    expect(JSON.parse(log.event_metadata)).toEqual({
+      user_email: "[EMAIL_1]",
+      session: "s-42",
+      contacts: ["[EMAIL_2]", { card: "[CREDIT_CARD_1]" }],
+      note: "see the ticket",
+      flag: true,
+      n: 3,
+    });
+    const raw = await storedBytes(server.dataDir);
+    expect(raw.includes(Buffer.from(other))).toBe(false);
+    expect(raw.includes(Buffer.from(String(card)))).toBe(false);
+    // Metadata never reaches the model: its placeholders are not in the vault, which restores the conversation's only.
+    expect((await restore(server, { vault_id: res.body.vault_id, text: "[EMAIL_1] [EMAIL_2]" })).body).toEqual({
+      text: `${EMAIL} [EMAIL_2]`,
+      restored: 1,
+      unknown: 1,
+    });
+  });
+
+  it("without sanitize the metadata is logged as sent", async () => {
+    const metadata = { user_email: "wilma.tarrant@example.com" };
+    const start = new Date(Date.now() - 1000).toISOString();
+    const res = await guard(server, { messages: [{ role: "user", content: "hello" }], metadata });
+    const logs = await server.rest("POST", "/v1-beta/logs", { start_time: start, end_time: new Date(Date.now() + 1000).toISOString() });
+    const log = logs.body.logs.find((l: any) => l.request_uuid === res.body.metadata.request_uuid);
+    expect(JSON.parse(log.event_metadata)).toEqual(metadata);
+  });
 });

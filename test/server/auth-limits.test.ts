@@ -1,5 +1,6 @@
-// Authentication hardening (issue 14, requirement 6) on the real service: failed
-// authentications limited per client address and per key prefix on every protocol, a revoked
+// Authentication hardening (issue 14, requirement 6; issue 29, item 1) on the real service: failed
+// authentications limited per client address and per failed key on every protocol, never the
+// owner of a valid key (no lock-out by keys sharing its prefix), a revoked
 // bootstrap key staying revoked across a real restart, and bootstrap keys checked at start-up.
 import http from "node:http";
 import { mkdtemp, rm } from "node:fs/promises";
@@ -33,7 +34,7 @@ function restFrom(server: TestServer, localAddress: string, key: string): Promis
 }
 
 describe("failed authentications", () => {
-  it("are limited per client address: 429 with Retry-After and the Error object, even for a valid key", async () => {
+  it("are limited per client address: 429 with Retry-After and the Error object for a missing or wrong key", async () => {
     const server = await startTestServer({ PARAPET_AUTH_FAILURE_BURST: "3", PARAPET_AUTH_FAILURES_PER_MINUTE: "1" });
     servers.push(server);
     for (let i = 0; i < 3; i++) expect((await server.rest("GET", "/v1/policies/policy-default", undefined, `ppk_guess${i}_aaaaaaaaaaaaaaaaaaaa`)).status).toBe(401);
@@ -41,11 +42,9 @@ describe("failed authentications", () => {
     expect(limited.status).toBe(429);
     expect(Number(limited.headers.get("retry-after"))).toBeGreaterThanOrEqual(1);
     expect(limited.body).toMatchObject({ status: "error", error: "rate_limited", code: 429, request_id: expect.any(String) });
-    // Checked before the key: a guesser cannot tell a right key from a wrong one while limited.
-    expect((await server.rest("GET", "/v1/policies/policy-default")).status).toBe(429);
     expect((await server.rest("GET", "/v1/policies/policy-default", undefined, null)).status).toBe(429);
     // Another address is not affected.
-    expect((await restFrom(server, "127.0.0.2", server.platformKey)).status).toBe(200);
+    expect((await restFrom(server, "127.0.0.2", "ppk_guess8_aaaaaaaaaaaaaaaaaaaa")).status).toBe(401);
 
     for (const protocol of rpcProtocols) {
       const err = await rpcClient(PolicyService, server, protocol, "ppk_guess_rpc_aaaaaaaaaaaaaaaaaaaa")
@@ -61,17 +60,48 @@ describe("failed authentications", () => {
     }
   });
 
-  it("are limited per key prefix, across addresses", async () => {
+  it("a valid key is served from an address whose failures are used up, on every protocol", async () => {
+    const server = await startTestServer({ PARAPET_AUTH_FAILURE_BURST: "3", PARAPET_AUTH_FAILURES_PER_MINUTE: "1" });
+    servers.push(server);
+    // The guesser and the key's owner share an address (a NAT, or the proxy of docs/deployment.md).
+    for (let i = 0; i < 4; i++) await server.rest("GET", "/v1/policies/policy-default", undefined, `ppk_guess${i}_aaaaaaaaaaaaaaaaaaaa`);
+    expect((await server.rest("GET", "/v1/policies/policy-default", undefined, "ppk_guess9_aaaaaaaaaaaaaaaaaaaa")).status).toBe(429);
+    expect((await server.rest("GET", "/v1/policies/policy-default")).status).toBe(200);
+    for (const protocol of rpcProtocols) {
+      const answer = await rpcClient(PolicyService, server, protocol, server.platformKey).getPolicy({ policyId: "policy-default" });
+      expect([protocol, answer.policy?.policyId]).toEqual([protocol, "policy-default"]);
+    }
+    // Served, and still throttled: the address's next failure is refused as before.
+    expect((await server.rest("GET", "/v1/policies/policy-default", undefined, "ppk_guessA_aaaaaaaaaaaaaaaaaaaa")).status).toBe(429);
+  });
+
+  it("wrong keys sharing a real key's 8-character prefix never lock the real key out (issue 29)", async () => {
+    const server = await startTestServer({ PARAPET_AUTH_FAILURE_BURST: "20", PARAPET_AUTH_FAILURES_PER_MINUTE: "10" });
+    servers.push(server);
+    const prefix = server.platformKey.slice(0, 8);
+    const guess = (i: number) => prefix + `guess${i}`.padEnd(server.platformKey.length - 8, "x");
+    // The attack as reported: twenty failures with the shown prefix, spread over addresses so
+    // that no address runs out, then one guess every few seconds.
+    for (let i = 0; i < 25; i++) expect((await restFrom(server, `127.0.1.${i + 1}`, guess(i))).status).toBe(401);
+    for (let i = 0; i < 5; i++) {
+      expect((await restFrom(server, "127.0.2.1", server.platformKey)).status).toBe(200);
+      expect((await server.rest("GET", "/v1/policies/policy-default")).status).toBe(200);
+      await restFrom(server, `127.0.3.${i + 1}`, guess(100 + i));
+    }
+  });
+
+  it("are limited per failed key, across addresses", async () => {
     const server = await startTestServer({ PARAPET_AUTH_FAILURE_BURST: "4", PARAPET_AUTH_FAILURES_PER_MINUTE: "1" });
     servers.push(server);
-    // Four addresses, one failure each: no address is limited, the prefix is.
-    for (let i = 2; i <= 5; i++) expect((await restFrom(server, `127.0.0.${i}`, `ppk_same_${i}_bbbbbbbbbbbbbbbbbbbbbb`)).status).toBe(401);
-    const limited = await restFrom(server, "127.0.0.9", "ppk_same_9_bbbbbbbbbbbbbbbbbbbbbb");
+    // Four addresses, one failure each with the same key (a revoked key spread over a fleet): no address is limited, the key is.
+    const revoked = "ppk_same_key_bbbbbbbbbbbbbbbbbbbbbb";
+    for (let i = 2; i <= 5; i++) expect((await restFrom(server, `127.0.0.${i}`, revoked)).status).toBe(401);
+    const limited = await restFrom(server, "127.0.0.9", revoked);
     expect(limited.status).toBe(429);
     expect(Number(limited.headers["retry-after"])).toBeGreaterThanOrEqual(1);
     expect(limited.body).toMatchObject({ error: "rate_limited", code: 429 });
-    // Another prefix from a fresh address is only unknown.
-    expect((await restFrom(server, "127.0.0.10", "ppk_other_cccccccccccccccccccccc")).status).toBe(401);
+    // Another key with the same prefix, from a fresh address, is only unknown.
+    expect((await restFrom(server, "127.0.0.10", "ppk_same_key_cccccccccccccccccccccc")).status).toBe(401);
   });
 
   it("are not limited when the limit is off, and successes never count", async () => {

@@ -128,6 +128,149 @@ describe("a journal segment shorter than what was acknowledged", () => {
   });
 });
 
+describe("a damaged last record (issue 29)", () => {
+  /** The last record's offset and end in a segment written by writeAndAbandon. */
+  function lastRecord(file: string): { buf: Buffer; last: number; end: number } {
+    const buf = fs.readFileSync(file);
+    const offs = recordOffsets(buf);
+    const last = offs[offs.length - 1];
+    return { buf, last, end: last + HEADER_BYTES + buf.readUInt32LE(last) };
+  }
+
+  it.each([
+    ["a payload byte", (_buf: Buffer, last: number, end: number) => Math.floor((last + HEADER_BYTES + end) / 2)],
+    ["a checksum byte", (_buf: Buffer, last: number) => last + 5],
+    ["its record type", (_buf: Buffer, last: number) => last + HEADER_BYTES],
+    ["the low byte of its length", (_buf: Buffer, last: number) => last],
+    ["the high byte of its length", (_buf: Buffer, last: number) => last + 3],
+  ])("%s flipped in a record written whole refuses to start, naming the way out; PARAPET_ACCEPT_JOURNAL_LOSS starts without it", async (_what, at) => {
+    const dir = freshDir();
+    await writeAndAbandon(dir, 20);
+    const [file] = journals(dir);
+    const { buf, last, end } = lastRecord(file);
+    buf[at(buf, last, end)] ^= 0x01;
+    fs.writeFileSync(file, buf);
+    // Acknowledged data damaged, not an interrupted write: never dropped with a warning only.
+    await expect(open(dir)).rejects.toThrow(`journal ${file} is corrupt at byte offset ${last}`);
+    await expect(open(dir)).rejects.toThrow(/complete on disk .* written whole and may have been acknowledged/);
+    await expect(open(dir)).rejects.toThrow(`start once with PARAPET_ACCEPT_JOURNAL_LOSS=${path.basename(file)}`);
+
+    const { log, entries } = capture();
+    const db = await open(dir, { acceptJournalLoss: [path.basename(file)], log });
+    expect(entries).toContainEqual(expect.objectContaining({ level: "warn", fields: { file, offset: last } }));
+    const c = await db.collection("things");
+    expect(await c.countDocuments({})).toBe(19);
+    await c.insertOne({ _id: "after" });
+    abandon(db);
+    const again = await open(dir);
+    expect(await (await again.collection("things")).countDocuments({})).toBe(20);
+    await again.close();
+  });
+
+  it("a last record missing a sector in its middle (pages reach the disk in any order) is a torn write: cut, and logged", async () => {
+    const dir = freshDir();
+    const db = await open(dir);
+    const c = await db.collection("things");
+    for (let i = 0; i < 5; i++) await c.insertOne({ _id: `d${i}`, text: "x".repeat(50) });
+    await c.insertOne({ _id: "big", text: "y".repeat(3000) });
+    abandon(db);
+    const [file] = journals(dir);
+    const { buf, last, end } = lastRecord(file);
+    const sector = Math.ceil((last + HEADER_BYTES) / 512) * 512;
+    expect(sector + 512).toBeLessThan(end);
+    buf.fill(0, sector, sector + 512);
+    fs.writeFileSync(file, buf);
+    const { log, entries } = capture();
+    const again = await open(dir, { log });
+    expect(again.recovery.discardedTailBytes).toBe(end - last);
+    expect(entries).toContainEqual(expect.objectContaining({ level: "warn", message: "journal: discarded the torn tail of an interrupted, unacknowledged write" }));
+    expect(await (await again.collection("things")).countDocuments({})).toBe(5);
+    await again.close();
+  });
+});
+
+describe("a deleted newest journal segment (issue 29)", () => {
+  it("the only segment deleted refuses to start instead of starting empty; PARAPET_ACCEPT_JOURNAL_LOSS starts, logged", async () => {
+    const dir = freshDir();
+    await writeAndAbandon(dir, 20);
+    const [file] = journals(dir);
+    fs.rmSync(file);
+    await expect(open(dir)).rejects.toThrow(`journal ${file} is corrupt at byte offset 0 (journal-head names this segment as the newest and it is missing (deleted?)`);
+    await expect(open(dir)).rejects.toThrow(`start once with PARAPET_ACCEPT_JOURNAL_LOSS=${path.basename(file)}`);
+    const { log, entries } = capture();
+    const db = await open(dir, { acceptJournalLoss: [path.basename(file)], log });
+    expect(entries).toContainEqual(expect.objectContaining({ level: "warn", fields: { file } }));
+    const c = await db.collection("things");
+    expect(await c.countDocuments({})).toBe(0);
+    await c.insertOne({ _id: "after" });
+    abandon(db);
+    const again = await open(dir);
+    expect(await (await again.collection("things")).countDocuments({})).toBe(1);
+    await again.close();
+  });
+
+  it("the segment a snapshot continues in, deleted, is recoverable with the same decision", async () => {
+    const dir = freshDir();
+    const first = await open(dir);
+    const c = await first.collection("things");
+    for (let i = 0; i < 10; i++) await c.insertOne({ _id: `s${i}` });
+    await first.close(); // a snapshot, and a new segment it continues in
+    await writeAndAbandon(dir, 5);
+    const files = journals(dir);
+    const newest = files[files.length - 1];
+    fs.rmSync(newest);
+    await expect(open(dir)).rejects.toThrow(`journal ${newest} is corrupt at byte offset 0 (snapshot`);
+    await expect(open(dir)).rejects.toThrow(`PARAPET_ACCEPT_JOURNAL_LOSS=${path.basename(newest)}`);
+    const db = await open(dir, { acceptJournalLoss: [path.basename(newest)] });
+    // The snapshot's ten documents; the five written after it were in the deleted segment.
+    expect(await (await db.collection("things")).countDocuments({})).toBe(10);
+    expect(fs.statSync(newest).size).toBe(SEGMENT);
+    await db.close();
+    await (await open(dir)).close();
+  });
+
+  it("the newest of several segments deleted refuses to start; accepted, the others replay", async () => {
+    const dir = freshDir();
+    const db = await open(dir, { compactionThresholdBytes: 1 << 30 });
+    const c = await db.collection("things");
+    for (let i = 0; i < 1500; i++) await c.insertOne({ _id: `d${i}`, text: "y".repeat(1000) });
+    abandon(db);
+    const files = journals(dir);
+    expect(files).toHaveLength(2);
+    const kept = await countIn(files[0]);
+    fs.rmSync(files[1]);
+    await expect(open(dir)).rejects.toThrow(`journal ${files[1]} is corrupt at byte offset 0`);
+    const again = await open(dir, { acceptJournalLoss: [path.basename(files[1])] });
+    expect(await (await again.collection("things")).countDocuments({})).toBe(kept);
+    await again.close();
+  });
+
+  it("more than the newest segment deleted cannot be accepted in place", async () => {
+    const dir = freshDir();
+    const db = await open(dir, { compactionThresholdBytes: 1 << 30 });
+    const c = await db.collection("things");
+    for (let i = 0; i < 2500; i++) await c.insertOne({ _id: `d${i}`, text: "y".repeat(1000) });
+    abandon(db);
+    const files = journals(dir);
+    expect(files).toHaveLength(3);
+    fs.rmSync(files[1]);
+    fs.rmSync(files[2]);
+    const accepting = open(dir, { acceptJournalLoss: files.map((f) => path.basename(f)) });
+    await expect(accepting).rejects.toThrow(`journal ${files[2]} is corrupt at byte offset 0`);
+    await expect(open(dir)).rejects.toThrow(/and so is segment 2 before it/);
+  });
+});
+
+/** Documents replayed from the segment `file` alone, in a directory of its own. */
+async function countIn(file: string): Promise<number> {
+  const copy = freshDir();
+  fs.copyFileSync(file, path.join(copy, path.basename(file)));
+  const db = await open(copy);
+  const n = await (await db.collection("things")).countDocuments({});
+  await db.close();
+  return n;
+}
+
 describe("segments filled to their size", () => {
   it("continue in new segments, each linked to the one before, and all of them replay", async () => {
     const dir = freshDir();

@@ -3,10 +3,12 @@
 
 import { spawn, spawnSync, type ChildProcess } from "node:child_process";
 import fs from "node:fs";
+import os from "node:os";
 import path from "node:path";
 import { fileURLToPath } from "node:url";
 import { afterAll, describe, expect, it } from "vitest";
 import { EmbeddedDatabase } from "../../src/storage/embedded/engine.js";
+import { freePort, spawnServer } from "../support/child-server.js";
 import { eventDoc, itemDoc } from "./fixtures/payload.js";
 import { tempDir } from "./engines.js";
 
@@ -127,6 +129,27 @@ describe("crash safety of the embedded engine (child processes)", () => {
     // The holder died without releasing: its lock is stale and is taken over.
     const db = await EmbeddedDatabase.open({ dataDir: dir, ttlSweepIntervalMs: 0 });
     await db.close();
+  });
+
+  it("the service does not start on a LOCK naming a live, unrelated process, and its log says which and what to do (issue 29)", async () => {
+    const dir = tempDir();
+    dirs.push(dir);
+    const other = spawn("sleep", ["300"], { stdio: "ignore" });
+    try {
+      await new Promise((resolve) => other.once("spawn", resolve));
+      const lock = path.join(dir, "LOCK");
+      fs.writeFileSync(lock, JSON.stringify({ pid: other.pid, host: os.hostname(), startedAt: "2026-01-01T00:00:00.000Z" }));
+      const server = spawnServer(await freePort(), { PARAPET_DATA_DIR: dir });
+      expect((await server.exited).code).toBe(1);
+      const failed = server.logLines().find((l) => l.msg === "start-up failed");
+      expect(failed?.err).toContain(`held by pid ${other.pid} on host ${os.hostname()}`);
+      expect(failed?.err).toContain(`pid ${other.pid} is running: sleep 300`);
+      expect(failed?.err).toContain(`remove ${lock} and start again`);
+      // Nothing was touched: the lock is as it was, and no journal was created.
+      expect(fs.readdirSync(dir)).toEqual(["LOCK"]);
+    } finally {
+      other.kill("SIGKILL");
+    }
   });
 
   it("a restart right after kill -9 takes the lock over while the dead owner is not yet reaped", async () => {

@@ -1,6 +1,8 @@
 // Start-up after damage, failed writes, compaction and TTL on the embedded engine.
 
+import { spawn } from "node:child_process";
 import fs from "node:fs";
+import os from "node:os";
 import path from "node:path";
 import { describe, expect, it } from "vitest";
 import { StorageUnavailableError } from "../../src/storage/collection.js";
@@ -270,10 +272,35 @@ describe("TTL", () => {
 describe("lock", () => {
   it("takes over a lock left by a dead process", async () => {
     const dir = freshDir();
-    fs.writeFileSync(path.join(dir, "LOCK"), JSON.stringify({ pid: 2 ** 22 + 12345, host: (await import("node:os")).hostname(), startedAt: "x" }));
+    fs.writeFileSync(path.join(dir, "LOCK"), JSON.stringify({ pid: 2 ** 22 + 12345, host: os.hostname(), startedAt: "x" }));
     const db = await open(dir);
     await db.close();
     expect(fs.existsSync(path.join(dir, "LOCK"))).toBe(false);
+  });
+
+  it("a lock naming a live, unrelated process says which process it is and how to go on safely (issue 29)", async () => {
+    const dir = freshDir();
+    // Another program that got the pid of a Parapet process that died (a restarted container, a reboot).
+    const other = spawn("sleep", ["300"], { stdio: "ignore" });
+    try {
+      await new Promise((resolve) => other.once("spawn", resolve));
+      const lock = path.join(dir, "LOCK");
+      fs.writeFileSync(lock, JSON.stringify({ pid: other.pid, host: os.hostname(), startedAt: "2026-01-01T00:00:00.000Z" }));
+      const opening = open(dir);
+      await expect(opening).rejects.toThrow(
+        `data directory ${dir} is in use: held by pid ${other.pid} on host ${os.hostname()}, started 2026-01-01T00:00:00.000Z; pid ${other.pid} is running: sleep 300.`,
+      );
+      await expect(open(dir)).rejects.toThrow(
+        `If it is not (its pid was reused after a crash or a restart), make sure no Parapet process uses ${dir}, remove ${lock} and start again`,
+      );
+      // Refused, not taken over: a start time compared with the lock's cannot prove the owner gone.
+      expect(JSON.parse(fs.readFileSync(lock, "utf8"))).toMatchObject({ pid: other.pid });
+      // The way out the message gives.
+      fs.rmSync(lock);
+      await (await open(dir)).close();
+    } finally {
+      other.kill("SIGKILL");
+    }
   });
 
   it("fails fast on a fresh lock from another host", async () => {

@@ -25,28 +25,35 @@ function unusableHeader(header: string): string {
   return `unsupported authorization scheme${named}: the Bearer scheme is expected; ${expectedHeader}`;
 }
 
+/**
+ * Refuses a failed authentication (429) while its address or its key has used up the failures it
+ * may make, otherwise records it and refuses it as unauthenticated (401). Only failures come here:
+ * a valid key is served whatever others did from its address or with keys like it.
+ */
+function failure(failures: AuthFailureLimiter | undefined, subjects: string[], unauthenticated: string): ApiError {
+  const blocked = failures?.wait(subjects) ?? 0;
+  if (blocked > 0) {
+    return new ApiError("rate_limited", `too many failed authentications from this address or with this key; retry in ${blocked} s`, {
+      "retry-after": String(blocked),
+    });
+  }
+  failures?.failed(subjects);
+  return new ApiError("unauthenticated", unauthenticated);
+}
+
 export function authInterceptor(keys: ApiKeys, limiter?: RequestRateLimit, failures?: AuthFailureLimiter): Interceptor {
   return (next) => async (req) => {
     const access = accessOf(req.method);
     if (access.audience === "public") return next(req);
     const header = req.header.get("authorization");
     const presented = header ? bearer.exec(header)?.[1] : undefined;
-    const subjects = AuthFailureLimiter.subjects(req.header.get(clientAddressHeader) ?? undefined, presented);
-    const blocked = failures?.wait(subjects) ?? 0;
-    if (blocked > 0) {
-      throw new ApiError("rate_limited", `too many failed authentications from this address or for this key; retry in ${blocked} s`, {
-        "retry-after": String(blocked),
-      });
-    }
+    const address = req.header.get(clientAddressHeader) ?? undefined;
     if (!presented) {
-      failures?.failed(subjects);
-      throw new ApiError("unauthenticated", header?.trim() ? unusableHeader(header) : `missing API key: ${expectedHeader}`);
+      throw failure(failures, AuthFailureLimiter.subjects(address, undefined), header?.trim() ? unusableHeader(header) : `missing API key: ${expectedHeader}`);
     }
+    // Checked before the failure limit: a guesser's failures must never refuse the owner of a valid key (docs/api.md#authentication).
     const key = await keys.verify(presented);
-    if (!key) {
-      failures?.failed(subjects);
-      throw new ApiError("unauthenticated", "unknown or revoked API key");
-    }
+    if (!key) throw failure(failures, AuthFailureLimiter.subjects(address, presented), "unknown or revoked API key");
     if (access.audience === "screening" && key.kind !== "screening") {
       throw new ApiError("forbidden", "this endpoint takes a screening key, not a platform key");
     }

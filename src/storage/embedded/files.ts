@@ -3,6 +3,7 @@
 //   LOCK                    owner pid, host and heartbeat (lock.ts)
 //   snapshot-NNNNNNNN.snap  full state as of a journal position (snapshot.ts)
 //   journal-NNNNNNNN.log    journal segments; the ones the snapshot does not cover are replayed
+//   journal-head            the newest segment, so that its deletion is noticed (journal.ts)
 //   data-NNNNNNNN.log       time-series records copied out of sparse segments by compaction
 //
 // Journal and data files share one number sequence, so a record's location is

@@ -23,6 +23,7 @@ import fs from "node:fs";
 import path from "node:path";
 import { StorageUnavailableError } from "../collection.js";
 import { FILE_MODE, fileName, type RecordFiles, type RecordLocation, type StorageLog } from "./files.js";
+import { crc32 } from "node:zlib";
 import { checkFrame, decodeBody, decodeRecord, encodeRecord, HEADER_BYTES, OP_SEGMENT_START, type DecodedRecord } from "./record.js";
 
 /** Default size of a journal segment. Sparse where the file system allows it: unwritten space takes no disk. */
@@ -280,9 +281,10 @@ export interface ScanResult {
 
 /**
  * Walks the records of one segment. A bad record with nothing valid after it in the file is
- * a torn tail from an interrupted write, reported for the caller to judge (recovery.ts: only
- * where nothing acknowledged can follow it). A bad record with a valid record after it is
- * corruption. In a preallocated segment the records end where zeros begin.
+ * a torn tail from an interrupted write when part of it never reached the disk, reported for
+ * the caller to judge (recovery.ts: only where nothing acknowledged can follow it). A bad
+ * record written whole (its checksum fails on bytes that are all there), or one with a valid
+ * record after it, is corruption. In a preallocated segment the records end where zeros begin.
  */
 export function scanSegment(file: string, buf: Buffer, preallocated: boolean, onRecord: (rec: DecodedRecord, off: number, len: number) => void): ScanResult {
   let off = 0;
@@ -292,6 +294,14 @@ export function scanSegment(file: string, buf: Buffer, preallocated: boolean, on
       const dataEnd = preallocated ? lastNonZero(buf, off) + 1 : buf.length;
       if (dataEnd <= off) return { end: off, tornBytes: 0 };
       if (validRecordAfter(buf, off, dataEnd)) throw new CorruptJournalError(file, off, `${check.reason}, and valid records follow`);
+      if (!(check.incomplete && !preallocated) && writtenWhole(buf, off, dataEnd)) {
+        throw new CorruptJournalError(
+          file,
+          off,
+          `${check.reason} in the last record, which is complete on disk (no part of it is missing, as an interrupted write leaves it): ` +
+            "it was written whole and may have been acknowledged, so its data is damaged",
+        );
+      }
       return { end: off, tornBytes: dataEnd - off };
     }
     const rec = decodeRecord(buf.subarray(off, off + check.length));
@@ -304,6 +314,37 @@ export function scanSegment(file: string, buf: Buffer, preallocated: boolean, on
     off += check.length;
   }
   return { end: off, tornBytes: 0 };
+}
+
+/**
+ * Unit in which a write reaches the disk: a crash or a kill mid-write leaves whole sectors (or
+ * pages, which are whole sectors) of it unwritten, and unwritten space in a preallocated segment
+ * reads as zeros.
+ */
+const SECTOR_BYTES = 512;
+const zeroSector = Buffer.alloc(SECTOR_BYTES);
+
+/**
+ * Whether the failing record at `off` is all on disk, so that its failure is damage and not an
+ * interrupted write (docs/storage.md#start-up). Torn, it is missing a piece: its declared end lies
+ * past the written bytes (the write stopped), or a sector's share of it reads as zeros (pages
+ * reach the disk in any order). Whole, its bytes are all there and still fail: a flipped bit,
+ * or a damaged length field, which the checksum over the bytes actually written then confirms.
+ * A record's last bytes are never zeros in practice (V8 serialization ends with a count or a
+ * length), so the written bytes end where the record does.
+ */
+function writtenWhole(buf: Buffer, off: number, dataEnd: number): boolean {
+  const whole = dataEnd - off >= HEADER_BYTES ? off + HEADER_BYTES + buf.readUInt32LE(off) : Infinity;
+  if (whole > dataEnd) {
+    // The length may be the damaged part: then the payload that is there still matches the checksum.
+    return dataEnd - off > HEADER_BYTES + 3 && crc32(buf.subarray(off + HEADER_BYTES, dataEnd)) === buf.readUInt32LE(off + 4);
+  }
+  for (let sector = off - (off % SECTOR_BYTES); sector < whole; sector += SECTOR_BYTES) {
+    const from = Math.max(sector, off);
+    const to = Math.min(sector + SECTOR_BYTES, whole);
+    if (buf.compare(zeroSector, 0, to - from, from, to) === 0) return false;
+  }
+  return true;
 }
 
 /** Index of the last non-zero byte at or after `from`, or from - 1. Compares natively, 64 KiB at a time. */
@@ -343,8 +384,67 @@ export function segmentStartOf(buf: Buffer): SegmentStart | undefined {
 }
 
 /**
+ * The file naming the newest journal segment. Each segment names the one before it, so a
+ * missing segment in the chain is found, but nothing named the newest one: deleted, it left a
+ * directory that looked complete one segment earlier (or empty), and its writes were lost
+ * without a word. With the head, start-up finds it missing (docs/storage.md#journal-segments).
+ */
+export const HEAD_FILE = "journal-head";
+
+/** Content of the head file: the newest segment and the one before it (0: none). */
+export interface JournalHead {
+  segment: number;
+  previous: number;
+}
+
+/** The head file's content; undefined when there is none (a directory of an earlier version) or it cannot be read. */
+export function readHead(dir: string): JournalHead | undefined {
+  let text: string;
+  try {
+    text = fs.readFileSync(path.join(dir, HEAD_FILE), "utf8");
+  } catch (e) {
+    if ((e as NodeJS.ErrnoException).code === "ENOENT") return undefined;
+    throw e;
+  }
+  try {
+    const head = JSON.parse(text) as Partial<JournalHead>;
+    if (Number.isSafeInteger(head.segment) && Number.isSafeInteger(head.previous)) return { segment: head.segment!, previous: head.previous! };
+  } catch {
+    // Written whole by rename: unreadable content is damage that proves nothing, like no head at all.
+  }
+  return undefined;
+}
+
+/**
+ * Replaces the head file (write, fsync, rename). Written after the segment it names is in
+ * place, so a crash in between leaves a head naming an older segment, never a missing one.
+ */
+export function writeHead(dir: string, head: JournalHead): void {
+  const file = path.join(dir, HEAD_FILE);
+  const tmp = `${file}.tmp`;
+  const fd = fs.openSync(tmp, "w", FILE_MODE);
+  try {
+    fs.writeSync(fd, JSON.stringify(head));
+    fs.fsyncSync(fd);
+  } finally {
+    fs.closeSync(fd);
+  }
+  fs.renameSync(tmp, file);
+}
+
+function fsyncDirSync(dir: string): void {
+  const fd = fs.openSync(dir, "r");
+  try {
+    fs.fsyncSync(fd);
+  } finally {
+    fs.closeSync(fd);
+  }
+}
+
+/**
  * Creates journal segment `no` complete: start record written and full size set under a
- * temporary name, fsynced, then renamed into place. Returns the open descriptor (read-write).
+ * temporary name, fsynced, then renamed into place, and named in the head file. Returns the
+ * open descriptor (read-write).
  */
 function createSegment(dir: string, no: number, previous: number, bytes: number, need = 0): { fd: number; size: number; capacity: number } {
   // 64 bytes bound the start record, whose encoded size depends on the numbers in it.
@@ -359,6 +459,9 @@ function createSegment(dir: string, no: number, previous: number, bytes: number,
     fs.ftruncateSync(fd, capacity);
     fs.fsyncSync(fd);
     fs.renameSync(tmp, file);
+    // The segment's name on disk before the head names it; the group commit's directory fsync then makes the head durable.
+    fsyncDirSync(dir);
+    writeHead(dir, { segment: no, previous });
   } catch (e) {
     fs.closeSync(fd);
     fs.rmSync(tmp, { force: true });

@@ -16,6 +16,12 @@
 // for that is the difference between a restart that works and one that fails
 // half the time. A zombie counts as gone; an exiting process is waited for, with
 // backoff, for at most `waitMs`; a running one fails at once.
+//
+// A running owner may also be another program that got the pid after the owner died (a
+// container restarted with the same pids, a reboot). Nothing tells that apart for sure (a
+// start time compared with the lock's is wrong after a clock step), so start-up still
+// refuses, but says which process has the pid (its command line, from /proc) and how to go on
+// safely (docs/storage.md#one-process-per-directory).
 
 import fs from "node:fs";
 import os from "node:os";
@@ -48,8 +54,12 @@ class DataDirectoryLockedError extends Error {
     readonly dir: string,
     readonly owner: LockContent | undefined,
     detail: string,
+    /** What to do when the owner may not be a Parapet process at all; the default sentence otherwise. */
+    advice = "Only one Parapet process may open a data directory.",
+    /** The command line of the live process with the lock's pid on this host, where /proc shows it. */
+    readonly ownerCommand?: string,
   ) {
-    super(`data directory ${dir} is in use: ${detail}. Only one Parapet process may open a data directory.`);
+    super(`data directory ${dir} is in use: ${detail}. ${advice}`);
     this.name = "DataDirectoryLockedError";
   }
 }
@@ -106,6 +116,7 @@ export async function acquireLock(dir: string, options: LockOptions = {}): Promi
       pause = Math.min(pause * 2, 500);
       continue;
     }
+    if (verdict.held === true && existing.content?.host === os.hostname()) throw runningOwner(dir, lockPath, existing.content, verdict.detail);
     if (verdict.held) throw new DataDirectoryLockedError(dir, existing.content, verdict.detail);
     if (Date.now() - started > 1000) options.log?.info({ dir, waited_ms: Date.now() - started }, "took over the lock of a process that exited");
     takeOver(lockPath, existing.raw);
@@ -166,6 +177,43 @@ function judge(existing: { content: LockContent | undefined; mtimeMs: number }, 
     held: true,
     detail: `held by ${owner}, heartbeat ${Math.round(age / 1000)} s ago; if that process is gone, retry after ${Math.ceil((staleAfterMs - age) / 1000)} s`,
   };
+}
+
+/**
+ * The lock's pid is a running process on this host: it says which program that is, since after a
+ * restart the pid may belong to something else, and how to go on without two Parapet processes
+ * ever sharing the directory.
+ */
+function runningOwner(dir: string, lockPath: string, owner: LockContent, detail: string): DataDirectoryLockedError {
+  const command = commandLineOf(owner.pid);
+  const what = command !== undefined ? `pid ${owner.pid} is running: ${command}` : `the command line of pid ${owner.pid} cannot be read here`;
+  const advice =
+    `Only one Parapet process may open a data directory. If that process is a Parapet process using ${dir}, stop it first (or give this one another PARAPET_DATA_DIR). ` +
+    `If it is not (its pid was reused after a crash or a restart), make sure no Parapet process uses ${dir}, remove ${lockPath} and start again; ` +
+    "never remove it while a Parapet process has the directory open";
+  return new DataDirectoryLockedError(dir, owner, `${detail}; ${what}`, advice + ".", command);
+}
+
+/** Longest command line quoted in the message: enough to recognise a program, not a dump of its arguments. */
+const MAX_COMMAND_CHARS = 300;
+
+/** The command line of a process as /proc shows it (arguments joined by spaces), or undefined where it cannot be read. */
+function commandLineOf(pid: number): string | undefined {
+  let raw: string;
+  try {
+    raw = fs.readFileSync(`/proc/${pid}/cmdline`, "utf8");
+  } catch {
+    return undefined;
+  }
+  // Arguments are NUL-separated; control characters would garble a log line.
+  const text = raw
+    .split("\0")
+    .filter((a) => a !== "")
+    .join(" ")
+    .replace(/[\u0000-\u001f\u007f]/g, "?");
+  // A kernel thread has an empty command line.
+  if (text === "") return undefined;
+  return text.length > MAX_COMMAND_CHARS ? `${text.slice(0, MAX_COMMAND_CHARS)}…` : text;
 }
 
 /** PF_EXITING in /proc/PID/stat's flags: the process got a fatal signal and is being torn down. */

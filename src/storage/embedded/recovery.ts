@@ -1,14 +1,16 @@
 // Start-up: the newest snapshot, then the journal segments after it, checked
-// link by link so that a missing segment or a damaged record stops start-up
-// instead of silently losing acknowledged writes. Only a torn last record of
-// the last segment (an interrupted write) is cut off.
+// link by link (and the newest against the head file) so that a missing segment
+// or a damaged record stops start-up instead of silently losing acknowledged
+// writes. Only a torn last record of the last segment (an interrupted write) is
+// cut off; damage in the last segment, or its loss, is accepted only by the
+// operator's decision (PARAPET_ACCEPT_JOURNAL_LOSS).
 
 import fs from "node:fs";
 import path from "node:path";
 import type { CollectionOptions, Doc, IndexSpec } from "../collection.js";
 import type { DirectoryPosition } from "./compaction.js";
 import { fileName, parseFileName, type FileKind, type RecordFiles, type RecordLocation, type StorageLog } from "./files.js";
-import { CorruptJournalError, Journal, scanSegment, segmentStartOf, type JournalIo, type ScanResult } from "./journal.js";
+import { CorruptJournalError, HEAD_FILE, Journal, readHead, scanSegment, segmentStartOf, writeHead, type JournalIo, type ScanResult } from "./journal.js";
 import type { Table } from "./query.js";
 import {
   decodeBody,
@@ -89,10 +91,7 @@ export function recoverDirectory(dir: string, files: RecordFiles, io: JournalIo,
   }
 
   const journals = parsed.filter((p) => p.kind === "journal" && p.no >= position.replayFrom).sort((a, b) => a.no - b.no);
-  if (state && journals[0]?.no !== state.replayFrom) {
-    const file = path.join(dir, fileName("journal", state.replayFrom));
-    throw new CorruptJournalError(file, 0, `snapshot ${snapshotFile} continues in this journal segment and it is missing`);
-  }
+  const lost = lostLastSegment(dir, journals, state && snapshotFile ? { replayFrom: state.replayFrom, file: snapshotFile } : undefined, options);
   // Without a snapshot the first segment must be the very first one (it follows "journal 0").
   const replay: ReplayState = { previousJournal: state ? -1 : 0, seqMaps: new Map() };
   let replayedRecords = 0;
@@ -100,10 +99,11 @@ export function recoverDirectory(dir: string, files: RecordFiles, io: JournalIo,
   const cuts: { file: string; end: number; bytes: number; preallocated: boolean }[] = [];
   /** A torn tail in a segment that is not the last: fine only if nothing was written after it. */
   let tornEarlier: { file: string; off: number } | undefined;
-  let last: { no: number; end: number; capacity: number | undefined; fresh: boolean } | undefined;
+  let last: { no: number; end: number; capacity: number | undefined; fresh: boolean; previous: number } | undefined;
   journals.forEach((j, i) => {
     const file = path.join(dir, fileName("journal", j.no));
-    const isLast = i === journals.length - 1;
+    // With the newest segment lost, the last one on disk may have been followed by records.
+    const isLast = i === journals.length - 1 && !lost;
     const name = fileName("journal", j.no);
     const accepted = isLast && options.acceptLoss.includes(name);
     const advice = lossAdvice(name, isLast);
@@ -115,7 +115,7 @@ export function recoverDirectory(dir: string, files: RecordFiles, io: JournalIo,
       const reason = `the file is ${buf.length} bytes and does not begin with its segment start record`;
       if (!accepted) throw new CorruptJournalError(file, 0, reason, advice);
       options.log.warn({ file, bytes: buf.length }, "journal segment without its start record: recreated empty, as PARAPET_ACCEPT_JOURNAL_LOSS allows");
-      last = { no: j.no, end: 0, capacity: undefined, fresh: true };
+      last = { no: j.no, end: 0, capacity: undefined, fresh: true, previous: journals[i - 1]?.no ?? 0 };
       return;
     }
     if (replay.previousJournal >= 0 && start.previous !== replay.previousJournal) {
@@ -170,7 +170,7 @@ export function recoverDirectory(dir: string, files: RecordFiles, io: JournalIo,
       cuts.push({ file, end: result.end, bytes: result.tornBytes, preallocated });
       if (!isLast) tornEarlier ??= { file, off: result.end };
     }
-    if (isLast) last = { no: j.no, end: result.end, capacity: start.capacity, fresh: false };
+    if (isLast) last = { no: j.no, end: result.end, capacity: start.capacity, fresh: false, previous: start.previous };
   });
   // Only now, with every segment read: a tail is cut once it is known that nothing follows it.
   for (const cut of cuts) {
@@ -184,15 +184,17 @@ export function recoverDirectory(dir: string, files: RecordFiles, io: JournalIo,
     const unneeded = (p.kind === "journal" && p.no < position.replayFrom) || p.kind === "data";
     if (unneeded && !referenced.has(p.no)) fs.rmSync(path.join(dir, fileName(p.kind, p.no)), { force: true });
   }
-  position.nextFileNo = Math.max(state?.nextFileNo ?? 1, ...parsed.map((p) => p.no + 1));
+  position.nextFileNo = Math.max(state?.nextFileNo ?? 1, (lost ?? 0) + 1, ...parsed.map((p) => p.no + 1));
   const source = { next: () => position.nextFileNo++, bytes: options.segmentBytes };
 
   let journal: Journal;
   const tail = last;
-  if (tail?.fresh) {
+  if (lost !== undefined) {
+    // Accepted loss of the deleted newest segment: created again, empty, after the last one on disk.
+    journal = Journal.create(dir, files, io, lost, journals.at(-1)?.no ?? 0, source, options.log);
+  } else if (tail?.fresh) {
     // Accepted loss of the whole segment: start it again under the same number, which the snapshot may name.
-    const previous = journals.length > 1 ? journals[journals.length - 2].no : 0;
-    journal = Journal.create(dir, files, io, tail.no, previous, source, options.log);
+    journal = Journal.create(dir, files, io, tail.no, tail.previous, source, options.log);
   } else if (tail && tail.capacity !== undefined) {
     const file = path.join(dir, fileName("journal", tail.no));
     const fd = fs.openSync(file, "r+");
@@ -203,6 +205,8 @@ export function recoverDirectory(dir: string, files: RecordFiles, io: JournalIo,
     }
     files.register(tail.no, "journal", fd);
     journal = new Journal(dir, files, io, tail.no, fd, tail.end, tail.capacity, source, options.log);
+    // A directory of an earlier version gets its head now, not only at its next segment.
+    if (readHead(dir)?.segment !== tail.no) writeHead(dir, { segment: tail.no, previous: tail.previous });
   } else if (tail) {
     // A segment of the format before preallocation is read, never appended to.
     journal = Journal.create(dir, files, io, source.next(), tail.no, source, options.log);
@@ -220,6 +224,46 @@ export function recoverDirectory(dir: string, files: RecordFiles, io: JournalIo,
       durationMs: performance.now() - started,
     },
   };
+}
+
+/**
+ * The newest journal segment when it is missing (deleted), for the operator to accept losing:
+ * the one the head file names, or the snapshot's own when nothing follows it. Throws when it is
+ * missing and not accepted, and when more than the newest segment is missing (only a backup
+ * restores that).
+ */
+function lostLastSegment(
+  dir: string,
+  journals: { no: number }[],
+  snapshot: { replayFrom: number; file: string } | undefined,
+  options: RecoveryOptions,
+): number | undefined {
+  const head = readHead(dir);
+  const newest = journals.at(-1)?.no;
+  let lost: number | undefined;
+  let reason: string;
+  if (snapshot && journals[0]?.no !== snapshot.replayFrom) {
+    const file = path.join(dir, fileName("journal", snapshot.replayFrom));
+    reason = `snapshot ${snapshot.file} continues in this journal segment and it is missing`;
+    // Later segments exist, or the head names a later one: a segment in the middle of the chain is gone.
+    if (journals.length > 0 || (head && head.segment > snapshot.replayFrom)) throw new CorruptJournalError(file, 0, reason);
+    lost = snapshot.replayFrom;
+  } else if (head && head.segment > (newest ?? 0)) {
+    const file = path.join(dir, fileName("journal", head.segment));
+    reason = `${HEAD_FILE} names this segment as the newest and it is missing`;
+    // Only the newest may be accepted lost: the one before it must be the last on disk (or none, for the very first).
+    if (head.previous !== (newest ?? 0)) throw new CorruptJournalError(file, 0, `${reason}, and so is segment ${head.previous} before it`);
+    lost = head.segment;
+  } else {
+    return undefined;
+  }
+  const name = fileName("journal", lost);
+  const file = path.join(dir, name);
+  if (!options.acceptLoss.includes(name)) {
+    throw new CorruptJournalError(file, 0, `${reason} (deleted?): the writes it held are lost with it`, lossAdvice(name, true));
+  }
+  options.log.warn({ file }, "missing newest journal segment: recreated empty, as PARAPET_ACCEPT_JOURNAL_LOSS allows; the writes it held are lost");
+  return lost;
 }
 
 /** What the operator can do about damage in segment `name`. */

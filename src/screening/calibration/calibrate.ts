@@ -21,11 +21,11 @@ export const DEFAULT_BUDGETS: FprBudgets = {
 };
 
 /** Below this many negatives a label is not calibrated: the service keeps its default thresholds for it. */
-export const MIN_LABEL_NEGATIVES = 100;
+const MIN_LABEL_NEGATIVES = 100;
 /** A location gets thresholds of its own with at least this much data for the label (training's 200 negatives). */
-export const MIN_LOCATION = { positives: 20, negatives: 200 };
+const MIN_LOCATION = { positives: 20, negatives: 200 };
 /** A location or language is reported on its own with at least this much data. */
-export const MIN_REPORTED = { positives: 20, negatives: 20 };
+const MIN_REPORTED = { positives: 20, negatives: 20 };
 /** Scores kept in memory: rows times labels. */
 const MAX_CELLS = 20_000_000;
 const MAX_LANGUAGES = 1000;
@@ -238,10 +238,12 @@ function labelCalibration(d: ScoredData, j: number, label: string, budgets: FprB
   const positive = d.positive[j];
   const all = Array.from({ length: d.rows }, (_, i) => i);
   const thresholdsOn = (rows: number[]) =>
-    calibrateByFpr(
-      rows.map((i) => scores[i]),
-      rows.map((i) => positive[i]),
-      budgets,
+    reachable(
+      calibrateByFpr(
+        rows.map((i) => scores[i]),
+        rows.map((i) => positive[i]),
+        budgets,
+      ),
     );
   const count = (rows: number[]) => rows.reduce((n, i) => n + positive[i], 0);
   const negatives = d.rows - count(all);
@@ -272,6 +274,15 @@ function labelCalibration(d: ScoredData, j: number, label: string, budgets: FprB
     out.languages.push(figures(d, j, language, rows, false, undefined, t));
   });
   return out;
+}
+
+/**
+ * Negatives scoring 1 over a level's budget put its threshold just above 1: no score reaches it, which
+ * the file says with UNREACHABLE (a judge without probabilities scores 0 or 1, a saturated model 1).
+ */
+function reachable(t: LevelThresholds): LevelThresholds {
+  for (const level of levelOrder) if (t[level] > 1) t[level] = UNREACHABLE;
+  return t;
 }
 
 /** Figures of `rows` at the given thresholds; without them, at each row's own location's thresholds, or none (all unreachable). */

@@ -17,7 +17,7 @@ export const UNREACHABLE = 2;
  * attack style) are not a sample of what will arrive, so a precision floor
  * chosen on them either leaves a level unreachable (no recall at all on the
  * next unseen family) or overfits it. The precision each level then reaches
- * is measured cross-source and documented (docs/learned-detectors.md#levels).
+ * is measured cross-source and documented (docs/learned-detectors.md#levels-and-calibration).
  */
 export interface FprBudgets {
   budgets: LevelThresholds;

@@ -5,7 +5,7 @@ import { createReadStream } from "node:fs";
 import { locations, type Location } from "../vocabulary.js";
 
 /** A row longer than this is refused: no classifier window or judge context holds it, and it would be held in memory whole. */
-export const MAX_ROW_BYTES = 1 << 20;
+const MAX_ROW_BYTES = 1 << 20;
 
 export interface LabelledRow {
   text: string;
@@ -30,7 +30,7 @@ export class RowError extends Error {
 const KEYS = ["text", "label", "location", "language"];
 
 /** Parses one line's JSON; throws an Error whose message says what is wrong (the caller adds the line number). */
-export function parseRow(line: string): LabelledRow {
+function parseRow(line: string): LabelledRow {
   let json: unknown;
   try {
     json = JSON.parse(line);

@@ -254,6 +254,19 @@ describe("calibrate on labelled data", () => {
     expect(calibrationReport(few.result)).toContain("l1_confident, l2_very_likely, l3_likely: 150 negatives are too few for the budget to allow one false positive");
   });
 
+  it("makes a level no score reaches when too many negatives score 1 (a judge without probabilities)", async () => {
+    // Yes/no answers: 1000 benign rows of which 3 answered unsafe (0.3%), 50 attacks of which 40 caught.
+    const rows = [...spread(997, 0, 0, 0), ...spread(3, 1, 1, 0), ...spread(40, 1, 1, 1), ...spread(10, 0, 0, 1)];
+    const { result } = await run(rows);
+    const t = result.labels[0].thresholds!.default;
+    expect(t).toEqual({ l1_confident: 2, l2_very_likely: 2, l3_likely: 0.1, l4_less_likely: 0.1 });
+    expect(result.labels[0].overall.levels.l4_less_likely).toMatchObject({ flagged: 43, recall: 0.8 });
+    const path = join(mkdtempSync(join(tmpdir(), "parapet-calibrate-")), "parapet-calibration.json");
+    writeCalibration(path, calibrationFileOf(result)!);
+    expect(readCalibration(path).thresholds.prompt_attack.default).toEqual(t);
+    expect(calibrationReport(result)).toMatch(/l1_confident +never/);
+  });
+
   it("refuses a score outside [0,1], and data that changed between the two readings", async () => {
     const path = dataFile([{ text: "s=0.5", label: 0 }]);
     const summary = await checkData(path);

@@ -9,11 +9,9 @@ import { mkdirSync, readFileSync, renameSync, rmSync, writeFileSync } from "node
 import { basename, dirname, join } from "node:path";
 import type { LevelThresholds } from "../detectors/learned/runtime/levels.js";
 import { locations, thresholds as levelOrder, type Location } from "../vocabulary.js";
+import { UNREACHABLE } from "./fpr-budgets.js";
 
 const FORMAT = "parapet-calibration/1";
-
-/** A level no cut reaches (as training's calibration writes it): no score in [0,1] is at or above it. */
-const UNREACHABLE = 2;
 
 /** One detector label's thresholds: the default, and where a location's data allowed its own. */
 interface LabelThresholds {

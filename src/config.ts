@@ -366,7 +366,7 @@ function judgeUrlOf(raw: string): string {
 }
 
 /** The judge's settings from PARAPET_JUDGE_*, or undefined when PARAPET_JUDGE_URL is unset. */
-export function judgeOf(env: NodeJS.ProcessEnv): JudgeSettings | undefined {
+function judgeOf(env: NodeJS.ProcessEnv): JudgeSettings | undefined {
   const raw = env.PARAPET_JUDGE_URL;
   if (!raw) {
     const orphan = JUDGE_SIBLINGS.find((n) => env[n]);

@@ -18,13 +18,13 @@ import { judgeModelName, type FailMode } from "./settings.js";
 const ROLE_OF: Partial<Record<Location, Turn["role"]>> = { "user::content": "user", "assistant::content": "agent", "assistant::tool_call": "agent" };
 
 /** Time kept back from the request's deadline for the engine and the log write after the judge. */
-export const JUDGE_RESERVE_MS = 200;
+const JUDGE_RESERVE_MS = 200;
 
 /** Levels from a judge's probability when no calibration file says otherwise (as for other models Parapet has not calibrated). */
 export const DEFAULT_JUDGE_THRESHOLDS: LevelThresholds = { l1_confident: 0.98, l2_very_likely: 0.9, l3_likely: 0.75, l4_less_likely: 0.5 };
 
 /** The level of an unsafe verdict when the server returned no probability: the judge's own decision, short of certain. */
-export const FIXED_JUDGE_LEVEL: Level = "l2_very_likely";
+const FIXED_JUDGE_LEVEL: Level = "l2_very_likely";
 
 /** dev_info lines one request may get from the judge; the rest are counted. */
 const MAX_NOTES = 20;
@@ -46,7 +46,7 @@ export function labelOf(type: string): string {
 }
 
 /** The turn a part stands for: its text, and for an agent's answer the user message before it. */
-export function turnOf(part: Part, parts: readonly Part[]): Turn | undefined {
+function turnOf(part: Part, parts: readonly Part[]): Turn | undefined {
   const role = ROLE_OF[part.location];
   if (!role || !part.text.trim()) return undefined;
   const text = part.location === "assistant::tool_call" ? `${part.toolName ?? ""}(${part.text})` : part.text;

@@ -31,8 +31,9 @@ export type FakeHandler = (body: ChatRequestBody) => FakeReply;
 export interface FakeJudge {
   /** The base URL to configure: `http://127.0.0.1:<port>/v1`. */
   url: string;
-  /** Every request body received, in order. */
+  /** Every request body received, in order, and each one's Authorization header. */
   received: ChatRequestBody[];
+  authorizations: (string | undefined)[];
   /** Requests being answered now, and the most at once so far. */
   inFlight: number;
   maxInFlight: number;
@@ -43,7 +44,7 @@ export interface FakeJudge {
 }
 
 /** The text a request judges: the last message's. */
-export function judgedText(body: ChatRequestBody): string {
+function judgedText(body: ChatRequestBody): string {
   const last = body.messages[body.messages.length - 1];
   return typeof last.content === "string" ? last.content : last.content.map((c) => c.text).join("\n");
 }
@@ -72,7 +73,8 @@ export function verdictLogprobs(content: string, positive: string, negative: str
  */
 export function modelAnswer(body: ChatRequestBody): FakeReply {
   const text = judgedText(body);
-  const system = body.messages[0].role === "system" ? String(body.messages[0].content) : "";
+  const first = body.messages[0];
+  const system = first.role === "system" && typeof first.content === "string" ? first.content : "";
   const kwargs = body.chat_template_kwargs;
   if (system) {
     // gpt-oss-safeguard: Parapet's policy answers JSON, a guardrail's policy 0 or 1.
@@ -112,6 +114,7 @@ export async function startFakeJudge(handler: FakeHandler = modelAnswer): Promis
   const fake: FakeJudge = {
     url: "",
     received: [],
+    authorizations: [],
     inFlight: 0,
     maxInFlight: 0,
     handler,
@@ -130,6 +133,7 @@ export async function startFakeJudge(handler: FakeHandler = modelAnswer): Promis
       }
       const body = JSON.parse(Buffer.concat(chunks).toString("utf8")) as ChatRequestBody;
       fake.received.push(body);
+      fake.authorizations.push(req.headers.authorization);
       fake.inFlight++;
       fake.maxInFlight = Math.max(fake.maxInFlight, fake.inFlight);
       const reply = fake.handler(body);

@@ -2,6 +2,9 @@
 // against a fake OpenAI-compatible judge: each format's verdicts becoming
 // detections, the worker hop, dev_info notes, the cache and the metrics, and
 // every fault answering 200 within the deadline with the project's fail mode.
+import { mkdtempSync, writeFileSync } from "node:fs";
+import { tmpdir } from "node:os";
+import path from "node:path";
 import { afterAll, beforeAll, describe, expect, it, vi } from "vitest";
 import { GuardService } from "../../../gen/parapet/v1/guard_pb.js";
 import { FAIL_MODE_METADATA_KEY } from "../../../src/screening/judges/settings.js";
@@ -9,6 +12,8 @@ import { rpcClient, startTestServer, type TestServer } from "../../support/serve
 import { closedPort, modelAnswer, startFakeJudge, type FakeJudge } from "./fake-judge.js";
 
 const BENIGN = "What is the weather like in spring?";
+/** A threat the built-in violence head flags on its own. */
+const THREAT = "I am going to kill you tomorrow, I will stab you with my knife.";
 
 let fake: FakeJudge;
 beforeAll(async () => {
@@ -72,6 +77,16 @@ describe("llama-guard-3, screened on a worker thread", () => {
     expect(res.breakdown.find((b) => b.detectorId === "moderated_content/hate@user::content")?.detected).toBe(true);
   });
 
+  it("max: the built-in head still flags what the judge finds safe", async () => {
+    expect(await guard(server, user(THREAT))).toMatchObject({ flagged: true });
+  });
+
+  it("a project's judge fail mode must be open or closed", async () => {
+    const res = await server.rest("POST", "/v1-beta/projects", { name: "typo", project_metadata: { [FAIL_MODE_METADATA_KEY]: "shut" } });
+    expect(res.status).toBe(422);
+    expect(JSON.stringify(res.body)).toContain("must be open or closed");
+  });
+
   it("judges an answer with the prompt it answers; a category no detector reports is a dev_info note", async () => {
     const before = fake.received.length;
     const body = await guard(server, {
@@ -87,6 +102,24 @@ describe("llama-guard-3, screened on a worker thread", () => {
       { role: "assistant", content: "Here is their home address <privacy>" },
     ]);
     expect(notes(body)).toContain("judge judge:fake-llama-guard-3, message 1: flagged S7 (Privacy), which no Parapet detector reports");
+  });
+});
+
+describe("replace, with a calibration file", () => {
+  let server: TestServer;
+  beforeAll(async () => {
+    const file = path.join(mkdtempSync(path.join(tmpdir(), "judge-cal-")), "parapet-calibration.json");
+    const violence = { l1_confident: 2, l2_very_likely: 2, l3_likely: 0.95, l4_less_likely: 0.5 };
+    const calibration = { format: "parapet-calibration/1", model: "judge:fake-llama-guard-3", created: new Date().toISOString(), data: { rows: 100, positives: 40 } };
+    writeFileSync(file, JSON.stringify({ ...calibration, thresholds: { violence: { default: violence } } }));
+    server = await startTestServer(judgeEnv("llama-guard-3", { PARAPET_JUDGE_COMBINE: "replace", PARAPET_JUDGE_CALIBRATION: file }));
+  });
+  afterAll(() => server.close());
+
+  it("the judge's level comes from the calibrated thresholds, and a judged detector is the judge's alone", async () => {
+    expect((await levels(server, user(`${BENIGN} <violence>`)))["moderated_content/violence@user::content"]).toBe("l3_likely");
+    const threat = await guard(server, user(THREAT));
+    expect(item(threat, "moderated_content/violence")).toMatchObject({ detected: false });
   });
 });
 
@@ -181,7 +214,8 @@ describe("llama-guard-4 faults, inline", () => {
 describe("a judge slower than the request's deadline", () => {
   let server: TestServer;
   beforeAll(async () => {
-    server = await startTestServer(judgeEnv("llama-guard-3", { PARAPET_REQUEST_TIMEOUT_MS: "1500", PARAPET_JUDGE_TIMEOUT_MS: "60000" }));
+    server = await startTestServer(judgeEnv("llama-guard-3", { PARAPET_REQUEST_TIMEOUT_MS: "3000", PARAPET_JUDGE_TIMEOUT_MS: "60000" }));
+    await guard(server, user(BENIGN)); // the first request's one-off costs are not what this measures
   });
   afterAll(() => server.close());
 
@@ -189,8 +223,9 @@ describe("a judge slower than the request's deadline", () => {
     fake.handler = (b) => ({ ...modelAnswer(b), hold: true });
     try {
       const started = Date.now();
+      // 200, not the 504 the request would get at its deadline had the judge's wait not ended before it.
       const body = await guard(server, user(`${BENIGN} ${Math.random()}`));
-      expect(Date.now() - started).toBeLessThan(1500 + 1000);
+      expect(Date.now() - started).toBeLessThan(10_000);
       expect(notes(body).join("\n")).toMatch(/: deadline: the request's deadline came before the judge answered; fail-open/);
     } finally {
       fake.handler = modelAnswer;

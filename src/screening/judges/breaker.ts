@@ -39,6 +39,11 @@ export class CircuitBreaker {
     return wasOpen;
   }
 
+  /** A call that ended without saying anything about the judge (cut short by its request's deadline): a trial may go again. */
+  abandon(): void {
+    this.trying = false;
+  }
+
   /** Records a failure; true when it opened the circuit (or opened it again after a failed trial). */
   failure(): boolean {
     this.failures++;

@@ -125,9 +125,10 @@ export class Judge {
       return verdict;
     } catch (err) {
       const failure = err instanceof JudgeCallError ? err : err instanceof MalformedAnswer ? new JudgeCallError("malformed", err.message) : undefined;
+      // The request's own deadline cutting a call short says nothing about the judge; nor does a fault of Parapet's.
+      if (!failure || failure.reason === "deadline") this.breaker.abandon();
       if (!failure) throw err;
       this.observer.call((performance.now() - started) / 1000, failure.reason);
-      // The request's own deadline cutting a call short says nothing about the judge.
       const opened = failure.reason !== "deadline" && this.breaker.failure();
       this.observer.log("warn", { reason: failure.reason, detail: failure.message }, "judge call failed");
       if (err instanceof MalformedAnswer) this.observer.log("debug", { answer_head: err.head }, "the judge's unreadable answer");

@@ -135,6 +135,21 @@ describe("circuit breaker", () => {
     expect(b.allow()).toBe(true);
   });
 
+  it("a trial cut short by its request's deadline does not leave the circuit waiting for it", async () => {
+    const { observer } = recorder();
+    judge = new Judge(settings(fake.url, { breakerFailures: 1, breakerCooldownMs: 50, timeoutMs: 60_000 }), observer);
+    fake.handler = () => ({ status: 500, raw: "{}" });
+    await judge.verdict(prompt("a"), soon()).catch(() => {});
+    expect(judge.breaker.state).toBe("open");
+    await vi.waitFor(() => expect(judge!.breaker.state).toBe("half_open"));
+    fake.handler = (b) => ({ ...modelAnswer(b), hold: true });
+    await expect(judge.verdict(prompt("b"), soon(100))).rejects.toMatchObject({ message: expect.stringMatching(/^deadline:/) });
+    fake.handler = modelAnswer;
+    fake.release();
+    expect(await judge.verdict(prompt("c"), soon())).toMatchObject({ unsafe: false });
+    expect(judge.breaker.state).toBe("closed");
+  });
+
   it("over the wire: an open circuit skips without calling the judge, and a good answer after the cooldown closes it", async () => {
     const { observer, seen } = recorder();
     judge = new Judge(settings(fake.url, { breakerFailures: 2, breakerCooldownMs: 200 }), observer);

@@ -81,6 +81,18 @@ describe("llama-guard-3, screened on a worker thread", () => {
     expect(await guard(server, user(THREAT))).toMatchObject({ flagged: true });
   });
 
+  it("judges the conversation a stream opens with, not its deltas", async () => {
+    const open = await server.rest("POST", "/v2/guard/streams", user(`${BENIGN} <violence> ${Math.random()}`), server.screeningKey);
+    expect(open.status).toBe(200);
+    expect(open.body).toMatchObject({ flagged: true, stop: true });
+    const quiet = await server.rest("POST", "/v2/guard/streams", user(`${BENIGN} ${Math.random()}`), server.screeningKey);
+    expect(quiet.body.flagged).toBe(false);
+    const before = fake.received.length;
+    const delta = await server.rest("POST", `/v2/guard/streams/${quiet.body.stream_id}/deltas`, { text: "Sure <violence>, here it is." }, server.screeningKey);
+    expect(delta.status).toBe(200);
+    expect(fake.received.length).toBe(before);
+  });
+
   it("a project's judge fail mode must be open or closed", async () => {
     const res = await server.rest("POST", "/v1-beta/projects", { name: "typo", project_metadata: { [FAIL_MODE_METADATA_KEY]: "shut" } });
     expect(res.status).toBe(422);

@@ -44,6 +44,9 @@ import { projectService, projectsScreenedBy } from "./projects/service.js";
 import { projectRequestViolations } from "./projects/validation.js";
 import { projectFile } from "./paths.js";
 import { openRepositories, type Repositories } from "./repositories.js";
+import { Judge, type JudgeObserver } from "./screening/judges/judge.js";
+import { JudgePrepass } from "./screening/judges/prepass.js";
+import { judgeModelName } from "./screening/judges/settings.js";
 import { detectorsVersion, loadDetectors, prepareDetectors } from "./screening/registry.js";
 import { createConsoleHandler } from "./server/console.js";
 import { createHttpHandler, type RequestLoad } from "./server/http-handler.js";
@@ -136,13 +139,36 @@ function screeningPoolOf(config: Config, metrics: Metrics, detectorOptions: Para
   });
 }
 
+/** The LLM judge's calls, skips and cache hits as metrics; its failures and circuit changes in the service log (docs/judges.md#metrics). */
+function judgeObserver(metrics: Metrics, log: Logger): JudgeObserver {
+  return {
+    call(seconds, outcome) {
+      metrics.judgeLatency.observe({ outcome }, seconds);
+      if (outcome !== "ok") metrics.judgeErrors.inc({ reason: outcome });
+    },
+    skip: (reason) => metrics.judgeSkips.inc({ reason }),
+    cacheHit: () => metrics.judgeCacheHits.inc(),
+    log: (level, fields, message) => log[level](fields, message),
+  };
+}
+
+/** The judge's pre-pass when PARAPET_JUDGE_URL is set; nothing is called at start-up (the judge may come up later). */
+function judgesOf(config: Config, metrics: Metrics, log: Logger): { prepass: JudgePrepass; judge: Judge } | undefined {
+  if (!config.judge) return undefined;
+  const judge = new Judge(config.judge, judgeObserver(metrics, log));
+  const { url, model, format, failMode, combine, timeoutMs, concurrency } = config.judge;
+  log.info({ url, model, format, fail_mode: failMode, combine, timeout_ms: timeoutMs, concurrency }, "LLM judge configured");
+  return { prepass: new JudgePrepass(judge), judge };
+}
+
 /** One set of dependencies for GuardService's unary calls and its streams. */
-function guardDepsOf(config: Config, repos: Repositories, run: Pick<GuardDeps, "metrics" | "pool" | "busy" | "log" | "access">): GuardDeps {
+function guardDepsOf(config: Config, repos: Repositories, run: Pick<GuardDeps, "metrics" | "pool" | "busy" | "log" | "access" | "judges">): GuardDeps {
+  const judgeName = config.judge && judgeModelName(config.judge);
   return {
     ...repos,
     ...run,
     prepare: prepareDetectors,
-    modelVersion: detectorsVersion,
+    modelVersion: judgeName ? () => `${detectorsVersion()}+${judgeName}` : detectorsVersion,
     maxMessages: config.maxMessages,
     maxBodyBytes: config.maxBodyBytes,
     workerThresholdChars: config.workerThresholdChars,
@@ -213,7 +239,9 @@ export async function startApp(config: Config, log: Logger = createLogger(config
     const load: RequestLoad = { inFlight: 0 };
     const busy = () => load.inFlight > 1;
     const access = new AccessLog();
-    const guard = guardDepsOf(config, repos, { metrics, pool, busy, log, access });
+    const judges = judgesOf(config, metrics, log);
+    closers.push(() => judges?.judge.close());
+    const guard = guardDepsOf(config, repos, { metrics, pool, busy, log, access, judges: judges?.prepass });
     // GuardStream and its REST sessions (docs/streaming.md); open sessions are logged before storage closes.
     const streams = guardStreams(guard);
     closers.push(() => streams.close());

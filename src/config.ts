@@ -3,6 +3,7 @@
 import { statSync } from "node:fs";
 import { availableParallelism } from "node:os";
 import path from "node:path";
+import { readCalibration } from "./screening/calibration/file.js";
 import type { LevelThresholds } from "./screening/detectors/learned/runtime/levels.js";
 import {
   MODERATION_CATEGORIES,
@@ -11,6 +12,7 @@ import {
   type OnnxModerationOptions,
   type OnnxPromptAttackOptions,
 } from "./screening/detectors/learned/runtime/onnx-classifier.js";
+import { FAIL_MODES, JUDGE_DEFAULTS, JUDGE_FORMATS, judgeModelName, type JudgeSettings } from "./screening/judges/settings.js";
 
 export interface Config {
   host: string;
@@ -73,6 +75,8 @@ export interface Config {
   /** dev_info's source revision and its time, for deployments without a .git directory. */
   gitRevision?: string;
   gitTimestamp?: string;
+  /** An LLM judge over an OpenAI-compatible endpoint, when PARAPET_JUDGE_URL is set (docs/judges.md#settings). */
+  judge?: JudgeSettings;
 }
 
 function int(env: NodeJS.ProcessEnv, name: string, fallback: number, min: number, max: number): number {
@@ -146,6 +150,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     },
     gitRevision: env.PARAPET_GIT_REVISION || undefined,
     gitTimestamp: env.PARAPET_GIT_TIMESTAMP || undefined,
+    judge: judgeOf(env),
   };
 }
 
@@ -329,4 +334,67 @@ function labelMapOf(raw: string): Partial<Record<ModerationCategory, number>> {
     byIndex.set(index, category);
   }
   return map;
+}
+
+// ---- LLM judge (docs/judges.md#settings) ----
+
+const JUDGE_SIBLINGS = [
+  "PARAPET_JUDGE_MODEL",
+  "PARAPET_JUDGE_FORMAT",
+  "PARAPET_JUDGE_API_KEY",
+  "PARAPET_JUDGE_TIMEOUT_MS",
+  "PARAPET_JUDGE_CONCURRENCY",
+  "PARAPET_JUDGE_FAIL_MODE",
+  "PARAPET_JUDGE_COMBINE",
+  "PARAPET_JUDGE_CALIBRATION",
+  "PARAPET_JUDGE_BREAKER_FAILURES",
+  "PARAPET_JUDGE_BREAKER_COOLDOWN_MS",
+];
+
+/** The base URL Parapet appends /chat/completions to: http(s), no query or fragment, no trailing slash. */
+function judgeUrlOf(raw: string): string {
+  let url: URL;
+  try {
+    url = new URL(raw.trim());
+  } catch {
+    throw new Error(`PARAPET_JUDGE_URL must be an http(s) base URL such as http://localhost:8000/v1, got '${raw}'`);
+  }
+  if (url.protocol !== "http:" && url.protocol !== "https:") throw new Error(`PARAPET_JUDGE_URL must be http or https, got '${url.protocol}'`);
+  if (url.search || url.hash) throw new Error(`PARAPET_JUDGE_URL is a base URL (Parapet POSTs <base>/chat/completions): remove its query or fragment`);
+  if (url.username || url.password) throw new Error(`PARAPET_JUDGE_URL must not carry credentials: set PARAPET_JUDGE_API_KEY`);
+  return url.href.replace(/\/+$/, "").replace(/\/chat\/completions$/, "");
+}
+
+/** The judge's settings from PARAPET_JUDGE_*, or undefined when PARAPET_JUDGE_URL is unset. */
+function judgeOf(env: NodeJS.ProcessEnv): JudgeSettings | undefined {
+  const raw = env.PARAPET_JUDGE_URL;
+  if (!raw) {
+    const orphan = JUDGE_SIBLINGS.find((n) => env[n]);
+    if (orphan) throw new Error(`${orphan} is set but PARAPET_JUDGE_URL (the judge's OpenAI-compatible base URL) is not`);
+    return undefined;
+  }
+  const model = env.PARAPET_JUDGE_MODEL?.trim();
+  if (!model) throw new Error("PARAPET_JUDGE_URL is set but PARAPET_JUDGE_MODEL (the model name the server serves) is not");
+  if (!env.PARAPET_JUDGE_FORMAT) throw new Error(`PARAPET_JUDGE_URL is set but PARAPET_JUDGE_FORMAT is not; one of ${JUDGE_FORMATS.join(", ")}`);
+  const settings: JudgeSettings = {
+    url: judgeUrlOf(raw),
+    model,
+    format: oneOf(env, "PARAPET_JUDGE_FORMAT", "llama-guard-3", JUDGE_FORMATS),
+    apiKey: env.PARAPET_JUDGE_API_KEY || undefined,
+    timeoutMs: int(env, "PARAPET_JUDGE_TIMEOUT_MS", JUDGE_DEFAULTS.timeoutMs, 10, 600_000),
+    concurrency: int(env, "PARAPET_JUDGE_CONCURRENCY", JUDGE_DEFAULTS.concurrency, 1, 4096),
+    failMode: oneOf(env, "PARAPET_JUDGE_FAIL_MODE", JUDGE_DEFAULTS.failMode, FAIL_MODES),
+    combine: oneOf(env, "PARAPET_JUDGE_COMBINE", JUDGE_DEFAULTS.combine, ["max", "replace"] as const),
+    breakerFailures: int(env, "PARAPET_JUDGE_BREAKER_FAILURES", JUDGE_DEFAULTS.breakerFailures, 1, 10_000),
+    breakerCooldownMs: int(env, "PARAPET_JUDGE_BREAKER_COOLDOWN_MS", JUDGE_DEFAULTS.breakerCooldownMs, 10, 3_600_000),
+  };
+  const calibration = env.PARAPET_JUDGE_CALIBRATION;
+  if (calibration) {
+    settings.calibration = readCalibration(path.resolve(calibration));
+    const expected = judgeModelName(settings);
+    if (settings.calibration.model !== expected) {
+      throw new Error(`PARAPET_JUDGE_CALIBRATION: ${calibration} was written for ${settings.calibration.model}, not ${expected}`);
+    }
+  }
+  return settings;
 }

@@ -1,10 +1,10 @@
-// Level thresholds from the validation split, and the figures
-// `npm run eval:learned` prints.
+// Level thresholds by precision floors (the tool models), and the figures
+// `npm run eval:learned` prints. The text models' false-positive budgets are
+// src/screening/calibration/fpr-budgets.ts, shared with `parapet calibrate`.
 import { PRECISION_FLOORS, type LevelThresholds } from "../src/screening/detectors/learned/runtime/levels.js";
 import { thresholds as LEVEL_ORDER } from "../src/screening/vocabulary.js";
-
-/** Never reached: a level whose floor no threshold met on validation is not used. */
-export const UNREACHABLE = 2;
+// A level whose floor no threshold met on validation is never reached.
+import { UNREACHABLE } from "../src/screening/calibration/fpr-budgets.js";
 
 export interface CalibrationOptions {
   /** Cap on the false-positive rate at the most sensitive level (the default policy threshold). */
@@ -70,39 +70,6 @@ export function calibrate(scores: number[], labels: number[], o: CalibrationOpti
     if (out[above] < out[l]) out[above] = out[l];
   }
   return out;
-}
-
-/**
- * Calibration by false-positive budgets, for the text models whose thresholds
- * are chosen on source families they never saw: each level's threshold is the
- * lowest score at which at most `budgets[level]` of the calibration negatives
- * score at or above it. Negatives are plentiful in every held-out fold and
- * stand for ordinary traffic; the positives of one fold (often a single
- * attack style) are not a sample of what will arrive, so a precision floor
- * chosen on them either leaves a level unreachable (no recall at all on the
- * next unseen family) or overfits it. The precision each level then reaches
- * is measured cross-source and documented (docs/learned-detectors.md#levels).
- */
-export interface FprBudgets {
-  budgets: LevelThresholds;
-  /** No threshold below this score, whatever the negatives allow. */
-  minScore: number;
-}
-
-export function calibrateByFpr(scores: number[], labels: number[], o: FprBudgets): LevelThresholds {
-  const neg = scores.filter((_, i) => labels[i] < 0.5).sort((a, b) => b - a);
-  const out = {} as LevelThresholds;
-  for (const level of LEVEL_ORDER) {
-    // Allowed false positives; the threshold sits just above the next negative's score (ties flag together).
-    const k = Math.floor(neg.length * o.budgets[level]);
-    const t = k < neg.length ? nextAbove(neg[k]) : o.minScore;
-    out[level] = neg.length ? Math.max(o.minScore, t) : UNREACHABLE;
-  }
-  return out;
-}
-
-function nextAbove(x: number): number {
-  return x + Math.max(1e-9, Math.abs(x) * 1e-9);
 }
 
 export interface BinaryMetrics {

@@ -5,7 +5,7 @@ import { textFeatures, type TextFeatures } from "../src/screening/detectors/lear
 import { identifyLanguage } from "../src/screening/language.js";
 import { normalizeText } from "../src/screening/normalize.js";
 import { SEED, moderationData, promptAttackData, type ModerationExample, type TextExample } from "./datasets.js";
-import type { FprBudgets } from "./calibrate.js";
+import type { FprBudgets } from "../src/screening/calibration/fpr-budgets.js";
 import { CATEGORIES } from "./generators/moderation.js";
 import { TEXT_BITS, type HeadRecipe } from "./text-model.js";
 

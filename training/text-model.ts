@@ -7,7 +7,7 @@ import { dequantize, quantize, type LinearHead } from "../src/screening/detector
 import type { LevelThresholds } from "../src/screening/detectors/learned/runtime/levels.js";
 import type { HeadSpec } from "../src/screening/detectors/learned/runtime/model-store.js";
 import { scoreFeatures } from "../src/screening/detectors/learned/runtime/text-scoring.js";
-import { calibrateByFpr, type FprBudgets } from "./calibrate.js";
+import { calibrateByFpr, type FprBudgets } from "../src/screening/calibration/fpr-budgets.js";
 import { trainLogistic, type Example, type TrainOptions } from "./trainer.js";
 
 export const TEXT_BITS = 18;

@@ -5,7 +5,7 @@
 // opened, so a typo is a usage error whatever state the store is in.
 import { InputError, usage, UsageError } from "./usage.js";
 
-const commands = ["serve", "keys", "orgs", "screen", "logs", "export", "import", "migrate", "help"];
+const commands = ["serve", "keys", "orgs", "screen", "logs", "calibrate", "export", "import", "migrate", "help"];
 
 /**
  * Returns the exit status, or -1 when the process keeps running (serve). Each command loads its own
@@ -28,6 +28,8 @@ async function run(command: string | undefined, action: string | undefined, rest
     case "logs":
       await (await import("./logs-tail.js")).logs(action, rest);
       return 0;
+    case "calibrate":
+      return (await import("./calibrate.js")).calibrate(action === undefined ? rest : [action, ...rest]);
     case "export":
     case "import":
     case "migrate":

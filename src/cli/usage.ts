@@ -12,6 +12,9 @@ export const usage = `usage:
   parapet screen TEXT | --file FILE|- [--project ID] [--role user|assistant|system|tool] [--json] [API]
                           exit 0 not flagged, 3 flagged
   parapet logs tail [--flagged] [--detected] [--project ID] [--since 10m] [--interval 2] [--json] [API]
+  parapet calibrate --model DIR|judge --data FILE.jsonl [--out FILE] [--max-fpr 1%|l1,l2,l3,l4] [--min-score 0.1]
+                    [--label NAME ...] [--slot prompt_attack|moderation|pii] [--dry-run]
+                          thresholds from labelled data, written where the service reads them
   parapet export FILE                             embedded data directory -> NDJSON file
   parapet import FILE                             NDJSON file -> the configured store (MONGODB_URI)
   parapet migrate                                 embedded data directory -> MONGODB_URI directly

@@ -10,11 +10,13 @@ export interface StoredGuardrail extends Doc {
   patterns: string[];
   labels: string[];
   locations: string[];
+  /** A policy in words a gpt-oss-safeguard judge applies (docs/judges.md#custom-guardrails-in-words); absent on pattern-only guardrails. */
+  judge_policy?: string;
   created_at: Date;
   updated_at: Date;
 }
 
-export type GuardrailInput = Pick<StoredGuardrail, "name" | "patterns" | "labels" | "locations">;
+export type GuardrailInput = Pick<StoredGuardrail, "name" | "patterns" | "labels" | "locations" | "judge_policy">;
 
 export class CustomGuardrails {
   private constructor(private readonly guardrails: Collection<StoredGuardrail>) {}

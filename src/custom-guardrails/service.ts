@@ -16,16 +16,20 @@ function guardrailMessage(g: StoredGuardrail): CustomGuardrail {
     patterns: g.patterns,
     labels: g.labels,
     locations: g.locations,
+    judgePolicy: g.judge_policy ?? "",
     updatedAt: timestampFromDate(g.updated_at),
   });
 }
 
 function inputOf(g: CustomGuardrail): GuardrailInput {
+  const judgePolicy = g.judgePolicy.trim();
   return {
     name: g.name.trim(),
     patterns: [...g.patterns],
     labels: [...g.labels],
     locations: g.locations.length > 0 ? [...g.locations] : [...DEFAULT_GUARDRAIL_LOCATIONS],
+    // Absent rather than empty, so pattern-only guardrails are stored as they always were.
+    ...(judgePolicy ? { judge_policy: judgePolicy } : {}),
   };
 }
 

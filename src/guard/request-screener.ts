@@ -10,6 +10,8 @@ import { ApiError } from "../api/errors.js";
 import type { StoredGuardrail } from "../custom-guardrails/repository.js";
 import type { Metrics } from "../observability/metrics.js";
 import { DeadlineExceededError, GuardrailLimitError, screen, type Screening, type ScreeningPolicy } from "../screening/engine.js";
+import type { JudgePrepass } from "../screening/judges/prepass.js";
+import { failModeOf } from "../screening/judges/settings.js";
 import type { Part } from "../screening/parts.js";
 import { detectFnOf } from "../screening/registry.js";
 import { GuardrailCache } from "./guardrail-cache.js";
@@ -21,9 +23,12 @@ export interface ScreenerDeps {
   workerThresholdChars: number;
   /** Scores the parts with asynchronous models (ONNX) before the synchronous engine runs. */
   prepare?: (parts: Part[]) => Promise<void>;
+  /** The LLM judge's pre-pass (docs/judges.md#wiring), when a judge is configured. */
+  judges?: JudgePrepass;
   /** True while this thread has requests other than the one asking (the HTTP handler's count). */
   busy?: () => boolean;
   metrics?: Metrics;
+  log?: { warn(obj: object, msg: string): void };
 }
 
 /**
@@ -34,12 +39,33 @@ export interface ScreenerDeps {
  */
 export type Placement = "auto" | "worker" | "here";
 
+/** A screening the LLM judge takes part in: the project's metadata holds its fail mode. */
+export interface Judging {
+  projectMetadata: Readonly<Record<string, string>>;
+}
+
 export class RequestScreener {
   private readonly cache = new GuardrailCache();
 
   constructor(private readonly deps: ScreenerDeps) {}
 
-  async screen(policy: ScreeningPolicy, guardrails: StoredGuardrail[], parts: Part[], org: string, deadline: number, place: Placement = "auto"): Promise<Screening> {
+  /** `judging`: the judge takes part (a request or a stream's opening, not a stream's deltas). */
+  async screen(
+    policy: ScreeningPolicy,
+    guardrails: StoredGuardrail[],
+    parts: Part[],
+    org: string,
+    deadline: number,
+    place: Placement = "auto",
+    judging?: Judging,
+  ): Promise<Screening> {
+    const notes = judging ? await this.judge(policy, guardrails, parts, deadline, judging) : undefined;
+    const screening = await this.screenParts(policy, guardrails, parts, org, deadline, place);
+    if (notes?.length) screening.notes = notes;
+    return screening;
+  }
+
+  private async screenParts(policy: ScreeningPolicy, guardrails: StoredGuardrail[], parts: Part[], org: string, deadline: number, place: Placement): Promise<Screening> {
     let chars = 0;
     for (const p of parts) chars += p.text.length;
     try {
@@ -54,6 +80,26 @@ export class RequestScreener {
       return screen(policy, this.cache.active(guardrails), parts, detectFnOf, { deadline });
     } catch (err) {
       throw apiErrorOf(err);
+    }
+  }
+
+  /**
+   * The judge's pre-pass, leaving its judgements on the parts; its dev_info notes. It settles within the
+   * request's deadline and never throws: a judge that cannot answer gets the project's fail mode.
+   */
+  private async judge(policy: ScreeningPolicy, guardrails: StoredGuardrail[], parts: Part[], deadline: number, judging: Judging): Promise<string[]> {
+    const { judges } = this.deps;
+    if (!judges) {
+      return guardrails
+        .filter((g) => g.judge_policy)
+        .map((g) => `custom guardrail ${g._id}: written in words, which needs a gpt-oss-safeguard judge (PARAPET_JUDGE_URL); not applied`);
+    }
+    try {
+      const failMode = failModeOf(judging.projectMetadata, judges.failMode);
+      return await judges.run({ detectors: policy.detectors, guardrails, parts, deadline, failMode });
+    } catch (err) {
+      this.deps.log?.warn({ err: err instanceof Error ? err.message : String(err) }, "judge pre-pass failed");
+      return [`judge: not applied (${err instanceof Error ? err.message : String(err)})`];
     }
   }
 }

@@ -30,6 +30,7 @@ function devInfo(deps: GuardDeps, screening: Screening, messages: readonly Messa
     const where = o.location === "tool_definition::content" ? `tool ${o.toolId}` : `message ${o.messageId}${o.toolId !== undefined ? `, tool call ${o.toolId}` : ""}`;
     notes.push(`${o.detectorType}, ${where}: ${o.note}`);
   }
+  if (screening.notes) notes.push(...screening.notes);
   return create(DevInfoSchema, { gitRevision: b.gitRevision, gitTimestamp: b.gitTimestamp, modelVersion: deps.modelVersion(), version: b.version, notes });
 }
 
@@ -72,7 +73,8 @@ export function guardService(deps: GuardDeps, streams: Pick<ServiceImpl<typeof G
     const clientMs = ctx.timeoutMs();
     const deadline = Math.min(started + deps.requestTimeoutMs, clientMs !== undefined ? Date.now() + clientMs : Infinity);
     const screeningStarted = performance.now();
-    const screening = await screener.screen(screeningPolicyOf(resolved.policy), resolved.guardrails, parts, org._id, deadline);
+    const judging = { projectMetadata: resolved.project.project_metadata };
+    const screening = await screener.screen(screeningPolicyOf(resolved.policy), resolved.guardrails, parts, org._id, deadline, "auto", judging);
     const screenMetadata = metadataScreenOf(screener, resolved, org._id, deadline);
     return { org, resolved, screening, screeningMs: performance.now() - screeningStarted, screenMetadata };
   }

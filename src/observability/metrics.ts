@@ -93,6 +93,35 @@ export class Metrics {
     registers: [this.registry],
   });
 
+  /** An LLM judge's calls (docs/judges.md#metrics): time to answer or fail, by outcome (`ok` or the failure). */
+  readonly judgeLatency = new Histogram({
+    name: "parapet_judge_call_duration_seconds",
+    help: "Time of each call to the LLM judge, by outcome: ok, or why it failed (timeout, deadline, unreachable, status, malformed).",
+    labelNames: ["outcome"] as const,
+    buckets: [0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2, 5, 10, 30],
+    registers: [this.registry],
+  });
+
+  readonly judgeErrors = new Counter({
+    name: "parapet_judge_errors_total",
+    help: "Failed calls to the LLM judge, by reason: timeout, deadline, unreachable, status (a non-2xx answer), malformed (an answer the format cannot read).",
+    labelNames: ["reason"] as const,
+    registers: [this.registry],
+  });
+
+  readonly judgeSkips = new Counter({
+    name: "parapet_judge_skips_total",
+    help: "Judgements the LLM judge did not make, the project's fail mode applying instead, by reason: error, breaker_open, deadline, concurrency.",
+    labelNames: ["reason"] as const,
+    registers: [this.registry],
+  });
+
+  readonly judgeCacheHits = new Counter({
+    name: "parapet_judge_cache_hits_total",
+    help: "LLM judge verdicts answered from the cache, without a call.",
+    registers: [this.registry],
+  });
+
   constructor() {
     collectDefaultMetrics({ register: this.registry, prefix: "parapet_" });
   }

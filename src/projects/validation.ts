@@ -2,6 +2,7 @@
 // the proto rules, so one 422 names every violation (as for policies, src/policies/validation.ts).
 import type { Project } from "../../gen/parapet/v1/projects_pb.js";
 import type { FieldViolation } from "../api/interceptors/validation.js";
+import { FAIL_MODE_METADATA_KEY, FAIL_MODES } from "../screening/judges/settings.js";
 
 const NAME_MAX = 200;
 
@@ -23,6 +24,15 @@ export function projectRequestViolations(project: Project | undefined): FieldVio
         rule: "project.metadata_key",
       });
     }
+  }
+  // The judge's fail mode for this project (docs/judges.md#fail-modes): a typo must not silently fall back to the service's.
+  const failMode = project.projectMetadata[FAIL_MODE_METADATA_KEY];
+  if (failMode !== undefined && !(FAIL_MODES as readonly string[]).includes(failMode)) {
+    violations.push({
+      field: `project_metadata[${JSON.stringify(FAIL_MODE_METADATA_KEY)}]`,
+      message: `must be ${FAIL_MODES.join(" or ")} (the LLM judge's fail mode for this project)`,
+      rule: "project.judge_fail_mode",
+    });
   }
   return violations;
 }

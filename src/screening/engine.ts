@@ -3,6 +3,7 @@
 // engine owns thresholds, override precedence (allow > deny > detectors) and
 // span mapping. It does no I/O: callers load the policy and guardrails first.
 import { nothing, type DetectFn, type Detection, type ScreeningContext } from "./detector.js";
+import { judgedDetection, judgedGuardrail } from "./judges/combine.js";
 import { normalizeText, type NormalizedText } from "./normalize.js";
 import { instructionsOf, type Part } from "./parts.js";
 import { GUARDRAIL_LIMITS, MAX_SPANS_PER_OUTCOME } from "./limits.js";
@@ -59,6 +60,8 @@ export interface Screening {
   outcomes: Outcome[];
   /** Any outcome flagged (the decision before the project's mode is applied). */
   detected: boolean;
+  /** Request-level lines for dev_info (an LLM judge skipped, categories it flagged that no detector reports). */
+  notes?: string[];
 }
 
 /** Detector ids by type, then location: one string per pair, not one per outcome. */
@@ -141,7 +144,12 @@ export function screen(
       if (config.location !== part.location) continue;
       checkDeadline(deadline);
       const detect = lookup(config.type);
-      const detection = detect ? detect(normalized.text, part, config, context) : nothing;
+      // A judged part's detectors meet the judge's levels there (docs/judges.md#combining).
+      const detection = !detect
+        ? nothing
+        : part.judged
+          ? judgedDetection(part.judged, config.type, normalized.text, () => detect(normalized.text, part, config, context))
+          : detect(normalized.text, part, config, context);
       outcomes.push({
         detectorId: detectorIdOf(config.type, config.location),
         detectorType: config.type,
@@ -169,7 +177,9 @@ export function screen(
           matchesLeft = Math.max(0, matchesLeft - found.length);
         } else if (found.length > 0 && spans.length === 0) spans.push(found[0]);
       }
-      const detection: Detection = spans.length ? { level: "l1_confident", spans } : nothing;
+      // A guardrail written in words matches where the judge found its policy violated.
+      const inWords = spans.length || !part.judged ? undefined : judgedGuardrail(part.judged, g.id, normalized.text);
+      const detection: Detection = inWords ?? (spans.length ? { level: "l1_confident", spans } : nothing);
       outcomes.push({
         detectorId: g.id,
         detectorType: CUSTOM_GUARDRAIL,
@@ -178,8 +188,8 @@ export function screen(
         toolId: part.toolId,
         level: detection.level,
         spans: mapSpans(normalized, detection, policy.threshold, g.labels),
-        customMatched: spans.length > 0,
-        matched: spans.length > 0,
+        customMatched: detection.spans.length > 0,
+        matched: detection.spans.length > 0,
         flagged: false,
       });
     }

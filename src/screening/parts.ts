@@ -2,6 +2,7 @@
 // (docs/decisions.md#locations). system and developer messages are the
 // application's own instructions: context for detectors, never screened.
 import type { FunctionCall, Message, ToolDefinition } from "../../gen/parapet/v1/guard_pb.js";
+import type { PartJudgement } from "./judges/part-judgement.js";
 import type { Location } from "./vocabulary.js";
 
 export interface Part {
@@ -21,6 +22,8 @@ export interface Part {
    * `ScreeningContext.instructions`; it is never screened.
    */
   instructions?: readonly string[];
+  /** What an LLM judge decided for this part before the engine runs (docs/judges.md#wiring); set by the judge pre-pass. */
+  judged?: PartJudgement;
 }
 
 /**

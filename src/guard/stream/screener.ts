@@ -30,6 +30,8 @@ export class StreamScreener {
   async screen(orgId: string, resolved: Resolved, parts: Part[], which: DetectorShare = "all", place: Placement = "auto"): Promise<Screening> {
     const detectors = which === "all" ? resolved.policy.detectors : resolved.policy.detectors.filter((d) => isTextModel(d.type) === (which === "models"));
     const guardrails = which === "models" ? [] : resolved.guardrails;
-    return this.screener.screen(screeningPolicyOf({ ...resolved.policy, detectors }), guardrails, parts, orgId, Date.now() + this.timeoutMs, place);
+    // The judge reads the conversation a stream opens with; a judge call per delta would not keep up with a stream.
+    const judging = which === "all" ? { projectMetadata: resolved.project.project_metadata } : undefined;
+    return this.screener.screen(screeningPolicyOf({ ...resolved.policy, detectors }), guardrails, parts, orgId, Date.now() + this.timeoutMs, place, judging);
   }
 }

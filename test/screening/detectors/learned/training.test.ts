@@ -3,7 +3,7 @@
 import { describe, expect, it } from "vitest";
 import { textFeatures } from "../../../../src/screening/detectors/learned/runtime/features.js";
 import { encodeHeads, quantize } from "../../../../src/screening/detectors/learned/runtime/linear.js";
-import { calibrate, calibrateByFpr, metrics } from "../../../../training/calibrate.js";
+import { calibrate, metrics } from "../../../../training/calibrate.js";
 import { rng } from "../../../../training/prng.js";
 import { splitOf } from "../../../../training/split.js";
 import { trainLogistic } from "../../../../training/trainer.js";
@@ -68,26 +68,6 @@ describe("training", () => {
     const m = metrics(scores, labels, t);
     expect(m.recall).toBe(1);
     expect(m.tprAt1Fpr).toBeGreaterThan(0);
-  });
-
-  it("calibration by false-positive budget gives four distinct levels whatever the fold's positives", () => {
-    // 1000 negatives at 0, 0.001, ..., 0.999 and a handful of positives scoring low (a style the head never saw):
-    // a precision floor could not be met at any cut, a false-positive budget always can.
-    const scores = [...Array.from({ length: 1000 }, (_, i) => i / 1000), 0.2, 0.3, 0.4];
-    const labels = [...Array(1000).fill(0), 1, 1, 1];
-    const budgets = { l1_confident: 0.001, l2_very_likely: 0.005, l3_likely: 0.01, l4_less_likely: 0.05 };
-    const t = calibrateByFpr(scores, labels, { budgets, minScore: 0.1 });
-    const flaggedNegatives = (x: number, on = scores) => on.filter((s, i) => labels[i] === 0 && s >= x).length;
-    expect(flaggedNegatives(t.l1_confident)).toBe(1);
-    expect(flaggedNegatives(t.l2_very_likely)).toBe(5);
-    expect(flaggedNegatives(t.l3_likely)).toBe(10);
-    expect(flaggedNegatives(t.l4_less_likely)).toBe(50);
-    expect(new Set(Object.values(t)).size).toBe(4);
-    // Never under the minimum score, even when the negatives would allow it.
-    expect(calibrateByFpr([0, 0, 0, 1], [0, 0, 0, 1], { budgets, minScore: 0.1 }).l4_less_likely).toBe(0.1);
-    // Ties flag together: a budget of one row among tied negatives does not cut the tie.
-    const tied = Array<number>(1000).fill(0.5);
-    expect(flaggedNegatives(calibrateByFpr(tied, Array(1000).fill(0), { budgets, minScore: 0.1 }).l4_less_likely, tied)).toBe(0);
   });
 
   it("best F1 is the best any threshold gives, with tied scores flagged together", () => {

@@ -265,6 +265,8 @@ describe("calibrate on labelled data", () => {
     writeCalibration(path, calibrationFileOf(result)!);
     expect(readCalibration(path).thresholds.prompt_attack.default).toEqual(t);
     expect(calibrationReport(result)).toMatch(/l1_confident +never/);
+    expect(result.labels[0].twoValued).toBe(true);
+    expect(calibrationReport(result)).toContain("every score is 0 or 1 (a judge answering without probabilities)");
   });
 
   it("refuses a score outside [0,1], and data that changed between the two readings", async () => {

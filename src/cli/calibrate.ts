@@ -175,9 +175,35 @@ function howTheServiceReadsIt(out: string, dir: string | undefined, slot: Slot |
 // The scorers live with the model runtime and the judges, and pull in their libraries: loaded only here.
 const MODEL_SCORER = "../screening/models/calibration-scorer.js";
 
+/** What the service's model settings (config.ts, PARAPET_MODEL_* and the slots) give the scorer. */
+interface ModelsConfig {
+  windowTokens: number;
+  strideTokens: number;
+  device: string;
+  aggregation: string;
+  threads: number;
+  slots: { slot: string; dir?: string; labels?: unknown[] }[];
+}
+
+/**
+ * The folder runs as the service runs it: with the PARAPET_MODEL_* settings and, when the slot's
+ * setting names this same folder, its _LABELS map.
+ */
 async function modelScorer(dir: string, slot: Slot): Promise<CalibrationScorer> {
-  const m = (await import(MODEL_SCORER)) as { modelCalibrationScorer(dir: string, slot: Slot): Promise<CalibrationScorer> };
-  return m.modelCalibrationScorer(dir, slot);
+  const models = (loadConfig() as { models?: ModelsConfig }).models;
+  const same = models?.slots.find((s) => s.slot === slot && s.dir !== undefined && resolve(s.dir) === dir);
+  const options = models
+    ? {
+        windowTokens: models.windowTokens,
+        strideTokens: models.strideTokens,
+        device: models.device,
+        aggregation: models.aggregation,
+        threads: models.threads,
+        labels: same?.labels,
+      }
+    : {};
+  const m = (await import(MODEL_SCORER)) as { modelCalibrationScorer(dir: string, slot: Slot, options: object): Promise<CalibrationScorer> };
+  return m.modelCalibrationScorer(dir, slot, options);
 }
 
 async function judgeScorer(): Promise<CalibrationScorer> {

@@ -260,7 +260,7 @@ function labelCalibration(d: ScoredData, j: number, label: string, budgets: FprB
   const out: LabelCalibration = { label, overall: figures(d, j, "all", all, false), locations: [], languages: [], tight: [], twoValued };
   const seen = locations.filter((_, k) => d.location.includes(k));
   if (negatives < MIN_LABEL_NEGATIVES) {
-    out.skipped = `${negatives} negatives, fewer than the ${MIN_LABEL_NEGATIVES} a label needs: not calibrated (the service keeps its default thresholds for it)`;
+    out.skipped = `${negatives} negative${negatives === 1 ? "" : "s"}, fewer than the ${MIN_LABEL_NEGATIVES} a label needs: not calibrated (the service keeps its default thresholds for it)`;
     return out;
   }
   const t = { default: thresholdsOn(all), locations: {} as Partial<Record<Location, LevelThresholds>> };
@@ -277,12 +277,11 @@ function labelCalibration(d: ScoredData, j: number, label: string, budgets: FprB
     if (p >= MIN_REPORTED.positives && rows.length - p >= MIN_REPORTED.negatives)
       out.locations.push(figures(d, j, location, rows, own, t.locations[location] ?? t.default));
   }
-  d.languages.forEach((language, k) => {
+  for (const [k, language] of [...d.languages.entries()].sort((a, b) => a[1].localeCompare(b[1]))) {
     const rows = all.filter((i) => d.language[i] === k);
     const p = count(rows);
-    if (p < MIN_REPORTED.positives || rows.length - p < MIN_REPORTED.negatives) return;
-    out.languages.push(figures(d, j, language, rows, false, undefined, t));
-  });
+    if (p >= MIN_REPORTED.positives && rows.length - p >= MIN_REPORTED.negatives) out.languages.push(figures(d, j, language, rows, false, undefined, t));
+  }
   return out;
 }
 

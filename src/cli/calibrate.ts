@@ -54,7 +54,7 @@ export async function calibrate(args: string[]): Promise<number> {
   const slot = dir === undefined ? undefined : (chosenSlot ?? slotOf(dir));
   const scorer = dir !== undefined && slot !== undefined ? await modelScorer(dir, slot) : await judgeScorer();
   try {
-    const labels = await checked(data, () => Promise.resolve(labelsToCalibrate(summary, scorer, values.label)));
+    const labels = await checked(data, () => Promise.resolve(labelsToCalibrate(summary, scorer, values.label)), true);
     process.stderr.write(`scoring ${summary.rows} rows with ${scorer.name} for ${labels.join(", ")}\n`);
     const started = Date.now();
     let said = started;
@@ -128,11 +128,12 @@ function dataFile(path: string): string {
   return path;
 }
 
-/** Bad rows are input errors (exit 2) listing the first ones as `file:line: what`. */
-async function checked<T>(data: string, f: () => Promise<T>): Promise<T> {
+/** Bad rows are input errors (exit 2) listing the first ones as `file:line: what`; with `allInput`, any other error is one too. */
+async function checked<T>(data: string, f: () => Promise<T>, allInput = false): Promise<T> {
   try {
     return await f();
   } catch (e) {
+    if (allInput && !(e instanceof DataErrors)) throw new InputError((e as Error).message);
     if (!(e instanceof DataErrors)) throw e;
     const lines = e.errors.map((r) => `  ${data}${r.line ? `:${r.line}` : ""}: ${r.message}`);
     const more = e.total > e.errors.length ? [`  ... and ${e.total - e.errors.length} more`] : [];
@@ -173,16 +174,40 @@ function howTheServiceReadsIt(out: string, dir: string | undefined, slot: Slot |
 
 // The scorers live with the model runtime and the judges, and pull in their libraries: loaded only here.
 const MODEL_SCORER = "../screening/models/calibration-scorer.js";
-const JUDGE_SCORER = "../screening/judges/calibration-scorer.js";
 
+/** What the service's model settings (config.ts, PARAPET_MODEL_* and the slots) give the scorer. */
+interface ModelsConfig {
+  windowTokens: number;
+  strideTokens: number;
+  device: string;
+  aggregation: string;
+  threads: number;
+  slots: { slot: string; dir?: string; labels?: unknown[] }[];
+}
+
+/**
+ * The folder runs as the service runs it: with the PARAPET_MODEL_* settings and, when the slot's
+ * setting names this same folder, its _LABELS map.
+ */
 async function modelScorer(dir: string, slot: Slot): Promise<CalibrationScorer> {
-  const m = (await import(MODEL_SCORER)) as { modelCalibrationScorer(dir: string, slot: Slot): Promise<CalibrationScorer> };
-  return m.modelCalibrationScorer(dir, slot);
+  const models = (loadConfig() as { models?: ModelsConfig }).models;
+  const same = models?.slots.find((s) => s.slot === slot && s.dir !== undefined && resolve(s.dir) === dir);
+  const options = models
+    ? {
+        windowTokens: models.windowTokens,
+        strideTokens: models.strideTokens,
+        device: models.device,
+        aggregation: models.aggregation,
+        threads: models.threads,
+        labels: same?.labels,
+      }
+    : {};
+  const m = (await import(MODEL_SCORER)) as { modelCalibrationScorer(dir: string, slot: Slot, options: object): Promise<CalibrationScorer> };
+  return m.modelCalibrationScorer(dir, slot, options);
 }
 
 async function judgeScorer(): Promise<CalibrationScorer> {
-  const settings = (loadConfig() as { judge?: unknown }).judge;
+  const settings = loadConfig().judge;
   if (!settings) throw new InputError("--model judge: no judge is configured (set PARAPET_JUDGE_URL, PARAPET_JUDGE_MODEL and PARAPET_JUDGE_FORMAT, docs/judges.md)");
-  const m = (await import(JUDGE_SCORER)) as { judgeCalibrationScorer(settings: unknown): Promise<CalibrationScorer> };
-  return m.judgeCalibrationScorer(settings);
+  return (await import("../screening/judges/calibration-scorer.js")).judgeCalibrationScorer(settings);
 }

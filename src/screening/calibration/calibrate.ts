@@ -49,11 +49,13 @@ export interface DataSummary {
   firstYes?: number;
   /** Keys calibration does not read, with the first line having each. */
   ignored: Map<string, number>;
+  /** The locations of the rows, with the first line at each. */
+  locations: Map<Location, number>;
 }
 
 /** Reads the whole file once without scoring: every bad row is found before any is scored. */
 export async function checkData(path: string, shown = 10): Promise<DataSummary> {
-  const s: DataSummary = { rows: 0, names: new Map(), ignored: new Map() };
+  const s: DataSummary = { rows: 0, names: new Map(), ignored: new Map(), locations: new Map() };
   const errors: RowError[] = [];
   let bad = 0;
   for await (const r of readLabelledRows(path)) {
@@ -66,6 +68,7 @@ export async function checkData(path: string, shown = 10): Promise<DataSummary> 
     if ("names" in label) for (const n of label.names) if (!s.names.has(n)) s.names.set(n, r.line);
     if ("positive" in label && label.positive) s.firstYes ??= r.line;
     for (const k of ignored) if (!s.ignored.has(k)) s.ignored.set(k, r.line);
+    if (!s.locations.has(r.row.location)) s.locations.set(r.row.location, r.line);
   }
   if (bad) throw new DataErrors(errors, bad);
   if (!s.rows) throw new DataErrors([new RowError(0, "no rows: the file is empty")], 1);
@@ -81,10 +84,10 @@ function labelNamed(name: string, labels: readonly string[]): string | undefined
 
 /**
  * The labels to calibrate (`chosen`, else all the scorer's), checked against
- * the data: every label name must be one of the scorer's, and a yes/no label
- * needs a single label to mean.
+ * the data: every label name must be one of the scorer's, a yes/no label
+ * needs a single label to mean, and every row must be at a location the scorer reads.
  */
-export function labelsToCalibrate(summary: DataSummary, scorer: Pick<CalibrationScorer, "name" | "labels">, chosen: readonly string[] = []): string[] {
+export function labelsToCalibrate(summary: DataSummary, scorer: Pick<CalibrationScorer, "name" | "labels" | "locations">, chosen: readonly string[] = []): string[] {
   const known = `${scorer.name}'s labels are ${scorer.labels.join(", ")}`;
   for (const c of chosen) if (!scorer.labels.includes(c)) throw new Error(`--label ${c}: ${known}`);
   const errors: RowError[] = [];
@@ -99,6 +102,10 @@ export function labelsToCalibrate(summary: DataSummary, scorer: Pick<Calibration
         `a yes/no label with several labels to calibrate (${calibrated.join(", ")}): name the labels that apply, or choose one with --label`,
       ),
     );
+  }
+  const readable = scorer.locations;
+  for (const [location, line] of summary.locations) {
+    if (readable && !readable.includes(location)) errors.push(new RowError(line, `${scorer.name} does not score ${location} rows (it scores ${readable.join(", ")})`));
   }
   if (errors.length)
     throw new DataErrors(
@@ -215,6 +222,8 @@ export interface LabelCalibration {
   languages: GroupFigures[];
   /** Levels whose budget allows no false positive among this many negatives. */
   tight: string[];
+  /** Every score is 0 or 1: a judge that answered without probabilities. */
+  twoValued: boolean;
 }
 
 export interface Calibration {
@@ -247,10 +256,11 @@ function labelCalibration(d: ScoredData, j: number, label: string, budgets: FprB
     );
   const count = (rows: number[]) => rows.reduce((n, i) => n + positive[i], 0);
   const negatives = d.rows - count(all);
-  const out: LabelCalibration = { label, overall: figures(d, j, "all", all, false), locations: [], languages: [], tight: [] };
+  const twoValued = scores.every((x) => x === 0 || x === 1);
+  const out: LabelCalibration = { label, overall: figures(d, j, "all", all, false), locations: [], languages: [], tight: [], twoValued };
   const seen = locations.filter((_, k) => d.location.includes(k));
   if (negatives < MIN_LABEL_NEGATIVES) {
-    out.skipped = `${negatives} negatives, fewer than the ${MIN_LABEL_NEGATIVES} a label needs: not calibrated (the service keeps its default thresholds for it)`;
+    out.skipped = `${negatives} negative${negatives === 1 ? "" : "s"}, fewer than the ${MIN_LABEL_NEGATIVES} a label needs: not calibrated (the service keeps its default thresholds for it)`;
     return out;
   }
   const t = { default: thresholdsOn(all), locations: {} as Partial<Record<Location, LevelThresholds>> };
@@ -267,12 +277,11 @@ function labelCalibration(d: ScoredData, j: number, label: string, budgets: FprB
     if (p >= MIN_REPORTED.positives && rows.length - p >= MIN_REPORTED.negatives)
       out.locations.push(figures(d, j, location, rows, own, t.locations[location] ?? t.default));
   }
-  d.languages.forEach((language, k) => {
+  for (const [k, language] of [...d.languages.entries()].sort((a, b) => a[1].localeCompare(b[1]))) {
     const rows = all.filter((i) => d.language[i] === k);
     const p = count(rows);
-    if (p < MIN_REPORTED.positives || rows.length - p < MIN_REPORTED.negatives) return;
-    out.languages.push(figures(d, j, language, rows, false, undefined, t));
-  });
+    if (p >= MIN_REPORTED.positives && rows.length - p >= MIN_REPORTED.negatives) out.languages.push(figures(d, j, language, rows, false, undefined, t));
+  }
   return out;
 }
 

@@ -34,6 +34,10 @@ function labelReport(l: LabelCalibration): string[] {
       `  ${l.tight.join(", ")}: ${o.negatives} negatives are too few for the budget to allow one false positive; the threshold is just above the highest-scoring negative`,
     );
   }
+  if (l.twoValued) {
+    out.push("  every score is 0 or 1 (a judge answering without probabilities): the levels only separate its yes from its no,");
+    out.push("  and the service gives such a judge's yes a fixed level whatever the file says (docs/judges.md)");
+  }
   for (const g of l.locations) {
     out.push(
       `  ${g.group}: ${g.rows} rows, ${g.positives} positive, ${g.negatives} negative, ${g.own ? "thresholds of its own" : "at the default thresholds"}`,

@@ -8,6 +8,8 @@ export interface CalibrationScorer {
   name: string;
   /** The detector labels scored, in the order of each row's scores. */
   labels: readonly string[];
+  /** The locations it scores, when not every one: rows elsewhere are refused by line before any is scored. */
+  locations?: readonly Location[];
   /** Per row, a score in [0,1] per label in `labels` order. */
   score(rows: { text: string; location: Location }[]): Promise<number[][]>;
   close(): Promise<void>;

@@ -47,6 +47,7 @@ export async function judgeCalibrationScorer(settings: JudgeSettings): Promise<C
   return {
     name: judgeModelName(settings),
     labels,
+    locations: Object.keys(ROLE_AT) as Location[],
     async score(rows) {
       // As many rows at once as the judge takes calls at once, so its concurrency limit never has to turn one away.
       const out: number[][] = new Array<number[]>(rows.length);

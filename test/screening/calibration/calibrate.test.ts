@@ -2,7 +2,7 @@
 // prove nothing more here): the data is checked before anything is scored, scored in bounded
 // batches, and each label's thresholds are the false-positive-budget method's, per location where
 // the data allows; the report's figures are those of a policy threshold at each level.
-import { mkdtempSync, writeFileSync } from "node:fs";
+import { mkdtempSync, readFileSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
@@ -21,6 +21,7 @@ import { calibrateByFpr } from "../../../src/screening/calibration/fpr-budgets.j
 import { calibrationReport } from "../../../src/screening/calibration/report.js";
 import type { CalibrationScorer } from "../../../src/screening/calibration/scorer.js";
 import type { Location } from "../../../src/screening/vocabulary.js";
+import { labelledRows } from "../../../scripts/calibration-fixture.js";
 
 /** Scores each row from its text: `... s=0.42 t=0.1` gives the first label 0.42 and the second 0.1. */
 function textScorer(labels: string[], seen: number[] = []): CalibrationScorer {
@@ -138,9 +139,9 @@ describe("calibrate on labelled data", () => {
     ];
     const { result } = await run(rows);
     const [label] = result.labels;
-    expect(label.languages.map((g) => g.group)).toEqual(["en", "de"]);
+    expect(label.languages.map((g) => g.group)).toEqual(["de", "en"]);
     // German attacks scoring under 0.2 are all missed: what the user needs to see.
-    expect(label.languages[1].levels.l4_less_likely.recall).toBe(0);
+    expect(label.languages[0].levels.l4_less_likely.recall).toBe(0);
     expect(calibrationReport(result)).toContain("language de: 120 rows, 20 positive, 100 negative");
   });
 
@@ -265,6 +266,8 @@ describe("calibrate on labelled data", () => {
     writeCalibration(path, calibrationFileOf(result)!);
     expect(readCalibration(path).thresholds.prompt_attack.default).toEqual(t);
     expect(calibrationReport(result)).toMatch(/l1_confident +never/);
+    expect(result.labels[0].twoValued).toBe(true);
+    expect(calibrationReport(result)).toContain("every score is 0 or 1 (a judge answering without probabilities)");
   });
 
   it("refuses a score outside [0,1], and data that changed between the two readings", async () => {
@@ -276,5 +279,17 @@ describe("calibrate on labelled data", () => {
     await expect(scoreData(path, summary, textScorer(["prompt_attack"]), ["prompt_attack"])).rejects.toThrow(
       "the data changed while it was read (line 2): nothing was written",
     );
+  });
+
+  it("the data of docs/calibration.md's session is what its script writes, and every row of it is valid", async () => {
+    const committed = join(import.meta.dirname, "../../fixtures/calibration/prompt-attack.jsonl");
+    expect(readFileSync(committed, "utf8")).toBe(
+      labelledRows()
+        .map((r) => JSON.stringify(r))
+        .join("\n") + "\n",
+    );
+    const summary = await checkData(committed);
+    expect(summary.rows).toBe(1160);
+    expect([...summary.locations.keys()]).toEqual(["user::content", "tool::content"]);
   });
 });

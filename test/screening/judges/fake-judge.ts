@@ -44,7 +44,7 @@ export interface FakeJudge {
 }
 
 /** The text a request judges: the last message's. */
-function judgedText(body: ChatRequestBody): string {
+export function judgedText(body: ChatRequestBody): string {
   const last = body.messages[body.messages.length - 1];
   return typeof last.content === "string" ? last.content : last.content.map((c) => c.text).join("\n");
 }

@@ -19,7 +19,7 @@ const streamingPaths = new Set(
   apiServices.flatMap((s) => s.methods.filter((m) => m.methodKind === "bidi_streaming" || m.methodKind === "client_streaming").map((m) => `/${s.typeName}/${m.name}`)),
 );
 
-export function enforceHttp2Deadlines(server: http2.Http2Server | http2.Http2SecureServer, limits: ConnectionLimits): void {
+export function enforceHttp2Deadlines(server: http2.Http2Server, limits: ConnectionLimits): void {
   server.on("session", (session: http2.ServerHttp2Session) => {
     let open = 0;
     let served = false;

@@ -241,6 +241,7 @@ export async function startApp(config: Config, log: Logger = createLogger(config
       tls: config.tls,
       limits: config.connections,
       log,
+      metrics,
       handler: createHttpHandler({
         rest,
         connect,

@@ -34,6 +34,7 @@ export interface Config {
   /** Connection cap and the deadlines of each stage of a connection (docs/configuration.md#connections). */
   connections: {
     maxConnections: number;
+    maxConnectionsPerAddress: number;
     protocolTimeoutMs: number;
     headersTimeoutMs: number;
     receiveTimeoutMs: number;
@@ -206,6 +207,7 @@ function journalNamesOf(env: NodeJS.ProcessEnv, name: string): string[] {
 function connectionsOf(env: NodeJS.ProcessEnv): Config["connections"] {
   const c = {
     maxConnections: int(env, "PARAPET_MAX_CONNECTIONS", 4096, 1, 1_000_000),
+    maxConnectionsPerAddress: 0,
     protocolTimeoutMs: int(env, "PARAPET_PROTOCOL_TIMEOUT_MS", 10_000, 10, 600_000),
     headersTimeoutMs: int(env, "PARAPET_HEADERS_TIMEOUT_MS", 20_000, 10, 600_000),
     receiveTimeoutMs: int(env, "PARAPET_RECEIVE_TIMEOUT_MS", 60_000, 10, 3_600_000),
@@ -213,6 +215,8 @@ function connectionsOf(env: NodeJS.ProcessEnv): Config["connections"] {
   };
   // Node's HTTP server refuses a headers deadline later than the whole request's.
   if (c.headersTimeoutMs > c.receiveTimeoutMs) throw new Error("PARAPET_HEADERS_TIMEOUT_MS must not exceed PARAPET_RECEIVE_TIMEOUT_MS");
+  // A quarter by default: one address cannot take the whole budget, yet a proxy in front still gets a fair share.
+  c.maxConnectionsPerAddress = int(env, "PARAPET_MAX_CONNECTIONS_PER_ADDRESS", Math.max(1, Math.floor(c.maxConnections / 4)), 1, c.maxConnections);
   return c;
 }
 

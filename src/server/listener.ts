@@ -18,8 +18,11 @@ import http2 from "node:http2";
 import net from "node:net";
 import tls from "node:tls";
 import type { Logger } from "../observability/logger.js";
+import type { Metrics } from "../observability/metrics.js";
+import { AddressCap, clientOf } from "./address-cap.js";
 import type { ConnectionLimits } from "./connection-limits.js";
 import { createHttp1Server } from "./http1-server.js";
+import { http2SessionOptions, limitHttp2Abuse } from "./http2-abuse-limits.js";
 import { enforceHttp2Deadlines } from "./http2-deadlines.js";
 
 export type NodeHandler = (req: http.IncomingMessage | http2.Http2ServerRequest, res: http.ServerResponse | http2.Http2ServerResponse) => void;
@@ -31,6 +34,7 @@ export interface ListenOptions {
   tls?: { certFile: string; keyFile: string };
   limits: ConnectionLimits;
   log?: Logger;
+  metrics?: Metrics;
 }
 
 export interface Listener {
@@ -87,15 +91,38 @@ function tlsFront(h1: http.Server, h2: http2.Http2Server, files: { certFile: str
   return server;
 }
 
+/**
+ * Counts a refused connection, and says so in the log at most once a minute:
+ * behind a proxy every connection has the proxy's address, and an operator
+ * who left the per-address cap at its default needs to find out why.
+ */
+function refusalReporter(options: ListenOptions, limits: ConnectionLimits) {
+  let lastLogged = 0;
+  let unlogged = 0;
+  return (reason: "max_connections" | "per_address", address: string | undefined) => {
+    options.metrics?.connectionsRefused.inc({ reason });
+    unlogged++;
+    const now = Date.now();
+    if (now - lastLogged < 60_000) return;
+    const setting =
+      reason === "per_address" ? `PARAPET_MAX_CONNECTIONS_PER_ADDRESS=${limits.maxConnectionsPerAddress}` : `PARAPET_MAX_CONNECTIONS=${limits.maxConnections}`;
+    options.log?.warn(
+      { reason, client: clientOf(address), refused: unlogged },
+      `connection refused at the cap (${setting}); further refusals this minute are only counted`,
+    );
+    lastLogged = now;
+    unlogged = 0;
+  };
+}
+
 export async function listen(options: ListenOptions): Promise<Listener> {
   const sockets = new Set<net.Socket>();
   const { limits } = options;
   const h1 = createHttp1Server(options.handler, limits, options.log);
-  // One client cannot open streams without bound on one connection.
-  const settings = { maxConcurrentStreams: 100 };
   // Cleartext or TLS, the same server: sessions run over whatever socket they are handed.
-  const h2 = http2.createServer({ settings }, options.handler as never);
+  const h2 = http2.createServer(http2SessionOptions, options.handler as never);
   enforceHttp2Deadlines(h2, limits);
+  limitHttp2Abuse(h2, options.metrics, options.log);
 
   // HTTP/1.1 sockets and their in-flight requests. http.Server only tracks
   // connections for closeIdleConnections() when it listens itself, which it
@@ -125,9 +152,17 @@ export async function listen(options: ListenOptions): Promise<Listener> {
   });
 
   const front: net.Server = options.tls ? tlsFront(h1, h2, options.tls, limits.protocolTimeoutMs) : sniffingFront(h1, h2, limits.protocolTimeoutMs);
+  const refused = refusalReporter(options, limits);
   // Beyond the cap Node closes new connections as they are accepted.
   front.maxConnections = limits.maxConnections;
+  front.on("drop", (data?: { remoteAddress?: string }) => refused("max_connections", data?.remoteAddress));
+  const perAddress = new AddressCap(limits.maxConnectionsPerAddress);
   front.on("connection", (socket: net.Socket) => {
+    if (!perAddress.admit(socket)) {
+      socket.destroy();
+      refused("per_address", socket.remoteAddress);
+      return;
+    }
     sockets.add(socket);
     socket.once("close", () => sockets.delete(socket));
   });

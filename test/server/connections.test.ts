@@ -284,7 +284,8 @@ describe("TLS: the same deadlines as cleartext", () => {
 
 describe("connection cap", () => {
   it("connections beyond PARAPET_MAX_CONNECTIONS are closed at once; the service serves again when they go", async () => {
-    const capped = await startTestServer({ PARAPET_MAX_CONNECTIONS: "20", PARAPET_PROTOCOL_TIMEOUT_MS: "60000" });
+    // All from one address: the per-address cap is lifted to the total here.
+    const capped = await startTestServer({ PARAPET_MAX_CONNECTIONS: "20", PARAPET_MAX_CONNECTIONS_PER_ADDRESS: "20", PARAPET_PROTOCOL_TIMEOUT_MS: "60000" });
     try {
       // Each connection is answered once, so the server has accepted all 20; they stay open (keep-alive).
       const held = await Promise.all(
@@ -302,10 +303,47 @@ describe("connection cap", () => {
       // At once, not at a deadline (generous for a loaded machine: the protocol timeout is 60 s here).
       expect(await extra.closedAfter).toBeLessThan(slack);
       expect(extra.received()).toBe("");
+      expect(await capped.app.metrics.registry.metrics()).toContain('parapet_connections_refused_total{reason="max_connections"} 1');
       for (const s of held) s.destroy();
       // Served again once the server has seen them go.
       await vi.waitFor(async () => expect((await capped.rest("GET", "/v1/policies/policy-default")).status).toBe(200), { timeout: 10_000, interval: 100 });
     } finally {
+      await capped.close();
+    }
+  });
+
+  it("one address holds at most a quarter of the cap by default; another address is still served", { timeout: 20_000 }, async () => {
+    const capped = await startTestServer({ PARAPET_MAX_CONNECTIONS: "20", PARAPET_RECEIVE_TIMEOUT_MS: "60000", PARAPET_HEADERS_TIMEOUT_MS: "60000" });
+    const slow: Slow[] = [];
+    try {
+      // 20 slow bodies from 127.0.0.1 would take the whole cap; 5 are admitted.
+      for (let i = 0; i < 20; i++) {
+        slow.push(
+          slowClient("body", capped.app.port, `POST /v2/guard HTTP/1.1\r\nHost: x\r\nContent-Type: application/json\r\nContent-Length: 1000\r\n\r\n`, "x".repeat(1000), {
+            everyMs: 200,
+            giveUpMs: 60_000,
+          }),
+        );
+      }
+      await vi.waitFor(() => expect(slow.filter((s) => s.closed()).length).toBe(15), { timeout: 10_000, interval: 50 });
+      // Refused at once, answered nothing.
+      for (const s of slow.filter((x) => x.closed())) expect(s.received()).toBe("");
+      const other = await new Promise<string>((resolve, reject) => {
+        const socket = net.connect({ port: capped.app.port, host: "127.0.0.1", localAddress: "127.0.0.2" }, () =>
+          socket.write("GET /livez HTTP/1.1\r\nHost: x\r\nConnection: close\r\n\r\n"),
+        );
+        let text = "";
+        socket.on("data", (d) => (text += d.toString("latin1")));
+        socket.on("close", () => resolve(text));
+        socket.on("error", reject);
+      });
+      expect(other).toMatch(/^HTTP\/1.1 200/);
+      expect(slow.filter((s) => s.closed())).toHaveLength(15);
+      // Read in-process: 127.0.0.1 is at its cap, and the service listens on 127.0.0.1 only.
+      const metrics = await capped.app.metrics.registry.metrics();
+      expect(metrics).toContain('parapet_connections_refused_total{reason="per_address"} 15');
+    } finally {
+      for (const s of slow) s.destroy();
       await capped.close();
     }
   });

@@ -118,7 +118,7 @@ function refusalReporter(options: ListenOptions, limits: ConnectionLimits) {
 export async function listen(options: ListenOptions): Promise<Listener> {
   const sockets = new Set<net.Socket>();
   const { limits } = options;
-  const h1 = createHttp1Server(options.handler, limits, options.log);
+  const h1 = createHttp1Server(options.handler, limits, options.log, options.metrics);
   // Cleartext or TLS, the same server: sessions run over whatever socket they are handed.
   const h2 = http2.createServer(http2SessionOptions, options.handler as never);
   enforceHttp2Deadlines(h2, limits);

@@ -76,6 +76,16 @@ describe("HTTP/1.1", () => {
     expect(await counted(path === paths.rest ? "POST /v2/guard" : path, 408)).toBeGreaterThanOrEqual(1);
   });
 
+  it("headers that miss their deadline are a 408 counted under endpoint unparsed and logged with the answer's id", async () => {
+    const before = await counted("unparsed", 408);
+    const { text } = await rawExchange(server.app.port, "GET /livez HTTP/1.1\r\nHost: x\r\n", 10_000);
+    const res = parseHttp1(text);
+    expect(res.status).toBe(408);
+    const line = lines.find((l) => l.msg === "request rejected by the HTTP parser" && l.request_id === res.headers["x-request-id"]);
+    expect(line).toMatchObject({ status: 408, error: "request_timeout" });
+    expect(await counted("unparsed", 408)).toBe(before + 1);
+  });
+
   it("a client that resets its connection mid-body is logged as 499, without an error", async () => {
     const socket = net.connect(server.app.port, "127.0.0.1");
     socket.on("error", () => {});

@@ -44,6 +44,8 @@ export interface Config {
   maxMessages: number;
   /** Serve Prometheus metrics at /metrics. */
   metrics: boolean;
+  /** Where /metrics is served instead of the main port (docs/operations.md#metrics); unset: on the main port. */
+  metricsListen?: { host: string; port: number };
   /** Worker threads for large screening requests (0: screen everything on the main thread). */
   screeningWorkers: number;
   /** Requests with at least this many characters of screened text go to a worker thread. */
@@ -125,6 +127,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     connections: connectionsOf(env),
     maxMessages: int(env, "PARAPET_MAX_MESSAGES", 1000, 1, 100_000),
     metrics: oneOf(env, "PARAPET_METRICS", "on", ["on", "off"]) === "on",
+    metricsListen: metricsListenOf(env),
     screeningWorkers: int(env, "PARAPET_SCREENING_WORKERS", Math.max(1, availableParallelism() - 1), 0, 64),
     workerThresholdChars: int(env, "PARAPET_WORKER_THRESHOLD_CHARS", 8000, 1, 100_000_000),
     screeningQueue: int(env, "PARAPET_SCREENING_QUEUE", 256, 1, 100_000),
@@ -202,6 +205,19 @@ function journalNamesOf(env: NodeJS.ProcessEnv, name: string): string[] {
   const bad = names.find((n) => !/^journal-\d{8,}\.log$/.test(n));
   if (bad !== undefined) throw new Error(`${name} must list journal file names as start-up printed them (journal-00000003.log), got '${bad}'`);
   return names;
+}
+
+/** A separate address for /metrics: PARAPET_METRICS_PORT, on PARAPET_METRICS_HOST (default: HOST). */
+function metricsListenOf(env: NodeJS.ProcessEnv): Config["metricsListen"] {
+  const set = (name: string) => env[name] !== undefined && env[name] !== "";
+  if (!set("PARAPET_METRICS_PORT")) {
+    if (set("PARAPET_METRICS_HOST")) throw new Error("PARAPET_METRICS_HOST is set but PARAPET_METRICS_PORT is not");
+    return undefined;
+  }
+  if (env.PARAPET_METRICS === "off") throw new Error("PARAPET_METRICS_PORT is set but PARAPET_METRICS is off");
+  const port = int(env, "PARAPET_METRICS_PORT", 0, 0, 65535);
+  if (port !== 0 && port === int(env, "PORT", 8080, 0, 65535)) throw new Error("PARAPET_METRICS_PORT must differ from PORT");
+  return { host: env.PARAPET_METRICS_HOST || env.HOST || "0.0.0.0", port };
 }
 
 function connectionsOf(env: NodeJS.ProcessEnv): Config["connections"] {

@@ -111,6 +111,9 @@ export class Metrics {
 
   constructor() {
     collectDefaultMetrics({ register: this.registry, prefix: "parapet_" });
+    // /metrics answers without a key: the exact runtime version tells an attacker which
+    // advisories apply (docs/operations.md#metrics). The other runtime metrics stay.
+    this.registry.removeSingleMetric("parapet_nodejs_version_info");
   }
 
   /** Counts a decision once it is logged, whatever the protocol that carried it. */

@@ -27,7 +27,9 @@ export interface HttpHandlerParts {
   rpcPaths: Set<string>;
   probes: ProbeState;
   log: Logger;
+  /** Counts requests; also served at /metrics unless `metricsElsewhere` (metrics-listener.ts). */
   metrics?: Metrics;
+  metricsElsewhere?: boolean;
   /** The browser console's static files under /console (console.ts). */
   console?: ConsoleHandler;
   load?: RequestLoad;
@@ -63,9 +65,13 @@ function connectionGone(req: Req, err: unknown): boolean {
   return closed && ["ECONNRESET", "ERR_STREAM_PREMATURE_CLOSE", "ERR_HTTP2_STREAM_ERROR", "ERR_HTTP2_STREAM_CANCEL", "ABORT_ERR"].includes(code);
 }
 
+function servesMetrics(parts: HttpHandlerParts): boolean {
+  return parts.metrics !== undefined && !parts.metricsElsewhere;
+}
+
 function endpointOf(parts: HttpHandlerParts, req: Req, path: string, template: string | null | undefined): string {
   if (template) return `${req.method} ${template}`;
-  if (parts.rpcPaths.has(path) || probePaths.has(path) || path === "/metrics" || path === openApiPath) return path;
+  if (parts.rpcPaths.has(path) || probePaths.has(path) || (path === "/metrics" && servesMetrics(parts)) || path === openApiPath) return path;
   return path === "/console" || path.startsWith("/console/") ? "console" : "unmatched";
 }
 
@@ -83,7 +89,7 @@ function observe(parts: HttpHandlerParts, req: Req, res: Res, requestId: string,
   res.once("close", () => {
     metrics?.inFlight.dec();
     if (load) load.inFlight--;
-    if (probePaths.has(path) || path === "/metrics") return;
+    if (probePaths.has(path) || (path === "/metrics" && servesMetrics(parts))) return;
     const seconds = Number(process.hrtime.bigint() - started) / 1e9;
     const status = sentStatus(res, reset);
     metrics?.requests.inc({ endpoint, status: String(status) });
@@ -119,6 +125,8 @@ export function createHttpHandler(parts: HttpHandlerParts) {
     // From the socket, never from the client: failed authentications are limited per address.
     req.headers[clientAddressHeader] = req.socket?.remoteAddress ?? "";
     res.setHeader("X-Request-Id", requestId);
+    // Every answer, JSON or not: a browser must never guess a type and render an API answer as a page.
+    res.setHeader("X-Content-Type-Options", "nosniff");
     // A client base URL ending in "/" makes "//v2/guard"; "//x" would also parse as a
     // host-relative URL further on. Repeated slashes mean one on every path, REST or RPC
     // (docs/api.md#protocols-and-paths).
@@ -145,7 +153,7 @@ export function createHttpHandler(parts: HttpHandlerParts) {
         .catch(fail);
       return;
     }
-    if (path === "/metrics" && metrics) {
+    if (path === "/metrics" && metrics && servesMetrics(parts)) {
       metrics.registry
         .metrics()
         .then((text) => {

@@ -21,6 +21,7 @@ export function answerAndClose(socket: Duplex, id: ErrorId, message: string, hea
     "content-type: application/json",
     `content-length: ${Buffer.byteLength(body)}`,
     `x-request-id: ${requestId}`,
+    "x-content-type-options: nosniff",
     "connection: close",
     ...Object.entries(headers).map(([k, v]) => `${k}: ${v}`),
   ];

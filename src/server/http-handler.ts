@@ -49,7 +49,7 @@ function collapseSlashes(url: string): string {
  * connection was closed under it) is logged and counted as 499, nginx's "client closed request",
  * never as the 200 the response object starts with.
  */
-export const notAnswered = 499;
+const notAnswered = 499;
 
 function sentStatus(res: Res, reset: boolean): number {
   return res.headersSent && !reset ? res.statusCode : notAnswered;

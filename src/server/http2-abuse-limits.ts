@@ -11,8 +11,8 @@ import type { Logger } from "../observability/logger.js";
 import type { Metrics } from "../observability/metrics.js";
 
 /** Reset streams a session may have at once; spent ones come back at `resetsPerSecond`. */
-export const resetBurst = 200;
-export const resetsPerSecond = 20;
+const resetBurst = 200;
+const resetsPerSecond = 20;
 
 /**
  * Node's own per-session limits, set explicitly: frames nghttp2 finds invalid

@@ -49,8 +49,9 @@ import { JudgePrepass } from "./screening/judges/prepass.js";
 import { judgeModelName } from "./screening/judges/settings.js";
 import { detectorsVersion, loadDetectors, prepareDetectors } from "./screening/registry.js";
 import { createConsoleHandler } from "./server/console.js";
-import { createHttpHandler, type RequestLoad } from "./server/http-handler.js";
+import { createHttpHandler, type HttpHandlerParts, type RequestLoad } from "./server/http-handler.js";
 import { listen, type Listener } from "./server/listener.js";
+import { listenMetrics } from "./server/metrics-listener.js";
 import { createRpcHandler } from "./server/rpc-adapter.js";
 import type { ProbeState } from "./server/probes.js";
 import { createRestHandler, sendError } from "./server/rest/handler.js";
@@ -212,6 +213,21 @@ function closerOf(probes: ProbeState, listener: Listener, closers: (() => unknow
   };
 }
 
+/**
+ * The request handler's metrics: counted always (unless PARAPET_METRICS=off), and served at /metrics
+ * on the main port, or on their own address when PARAPET_METRICS_PORT is set (started here, closed
+ * after the main listener).
+ */
+async function metricsParts(config: Config, metrics: Metrics, log: Logger, closers: (() => unknown)[]): Promise<Pick<HttpHandlerParts, "metrics" | "metricsElsewhere">> {
+  if (!config.metrics) return {};
+  if (!config.metricsListen) return { metrics };
+  const { host, port } = config.metricsListen;
+  const listener = await listenMetrics(host, port, metrics, config.connections);
+  closers.push(() => listener.close());
+  log.info({ port: listener.port, host }, "metrics listening");
+  return { metrics, metricsElsewhere: true };
+}
+
 export async function startApp(config: Config, log: Logger = createLogger(config.logLevel)): Promise<App> {
   const db = await openDatabase({
     mongodbUri: config.mongodbUri,
@@ -269,13 +285,14 @@ export async function startApp(config: Config, log: Logger = createLogger(config
       tls: config.tls,
       limits: config.connections,
       log,
+      metrics,
       handler: createHttpHandler({
         rest,
         connect,
         rpcPaths: rpcPaths(),
         probes,
         log,
-        metrics: config.metrics ? metrics : undefined,
+        ...(await metricsParts(config, metrics, log, closers)),
         console: createConsoleHandler(projectFile("dist", "console")),
         load,
         access,

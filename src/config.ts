@@ -36,6 +36,7 @@ export interface Config {
   /** Connection cap and the deadlines of each stage of a connection (docs/configuration.md#connections). */
   connections: {
     maxConnections: number;
+    maxConnectionsPerAddress: number;
     protocolTimeoutMs: number;
     headersTimeoutMs: number;
     receiveTimeoutMs: number;
@@ -45,6 +46,8 @@ export interface Config {
   maxMessages: number;
   /** Serve Prometheus metrics at /metrics. */
   metrics: boolean;
+  /** Where /metrics is served instead of the main port (docs/operations.md#metrics); unset: on the main port. */
+  metricsListen?: { host: string; port: number };
   /** Worker threads for large screening requests (0: screen everything on the main thread). */
   screeningWorkers: number;
   /** Requests with at least this many characters of screened text go to a worker thread. */
@@ -128,6 +131,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     connections: connectionsOf(env),
     maxMessages: int(env, "PARAPET_MAX_MESSAGES", 1000, 1, 100_000),
     metrics: oneOf(env, "PARAPET_METRICS", "on", ["on", "off"]) === "on",
+    metricsListen: metricsListenOf(env),
     screeningWorkers: int(env, "PARAPET_SCREENING_WORKERS", Math.max(1, availableParallelism() - 1), 0, 64),
     workerThresholdChars: int(env, "PARAPET_WORKER_THRESHOLD_CHARS", 8000, 1, 100_000_000),
     screeningQueue: int(env, "PARAPET_SCREENING_QUEUE", 256, 1, 100_000),
@@ -208,9 +212,23 @@ function journalNamesOf(env: NodeJS.ProcessEnv, name: string): string[] {
   return names;
 }
 
+/** A separate address for /metrics: PARAPET_METRICS_PORT, on PARAPET_METRICS_HOST (default: HOST). */
+function metricsListenOf(env: NodeJS.ProcessEnv): Config["metricsListen"] {
+  const set = (name: string) => env[name] !== undefined && env[name] !== "";
+  if (!set("PARAPET_METRICS_PORT")) {
+    if (set("PARAPET_METRICS_HOST")) throw new Error("PARAPET_METRICS_HOST is set but PARAPET_METRICS_PORT is not");
+    return undefined;
+  }
+  if (env.PARAPET_METRICS === "off") throw new Error("PARAPET_METRICS_PORT is set but PARAPET_METRICS is off");
+  const port = int(env, "PARAPET_METRICS_PORT", 0, 0, 65535);
+  if (port !== 0 && port === int(env, "PORT", 8080, 0, 65535)) throw new Error("PARAPET_METRICS_PORT must differ from PORT");
+  return { host: env.PARAPET_METRICS_HOST || env.HOST || "0.0.0.0", port };
+}
+
 function connectionsOf(env: NodeJS.ProcessEnv): Config["connections"] {
   const c = {
     maxConnections: int(env, "PARAPET_MAX_CONNECTIONS", 4096, 1, 1_000_000),
+    maxConnectionsPerAddress: 0,
     protocolTimeoutMs: int(env, "PARAPET_PROTOCOL_TIMEOUT_MS", 10_000, 10, 600_000),
     headersTimeoutMs: int(env, "PARAPET_HEADERS_TIMEOUT_MS", 20_000, 10, 600_000),
     receiveTimeoutMs: int(env, "PARAPET_RECEIVE_TIMEOUT_MS", 60_000, 10, 3_600_000),
@@ -218,6 +236,8 @@ function connectionsOf(env: NodeJS.ProcessEnv): Config["connections"] {
   };
   // Node's HTTP server refuses a headers deadline later than the whole request's.
   if (c.headersTimeoutMs > c.receiveTimeoutMs) throw new Error("PARAPET_HEADERS_TIMEOUT_MS must not exceed PARAPET_RECEIVE_TIMEOUT_MS");
+  // A quarter by default: one address cannot take the whole budget, yet a proxy in front still gets a fair share.
+  c.maxConnectionsPerAddress = int(env, "PARAPET_MAX_CONNECTIONS_PER_ADDRESS", Math.max(1, Math.floor(c.maxConnections / 4)), 1, c.maxConnections);
   return c;
 }
 

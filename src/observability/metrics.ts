@@ -122,8 +122,27 @@ export class Metrics {
     registers: [this.registry],
   });
 
+  /** Connections the listener closed as they arrived, by the cap that refused them (docs/configuration.md#connections). */
+  readonly connectionsRefused = new Counter({
+    name: "parapet_connections_refused_total",
+    help: "Connections closed as they were accepted, by the cap that refused them: max_connections or per_address.",
+    labelNames: ["reason"] as const,
+    registers: [this.registry],
+  });
+
+  /** HTTP/2 sessions ended for abuse (docs/configuration.md#connections). */
+  readonly http2SessionsClosed = new Counter({
+    name: "parapet_http2_sessions_closed_total",
+    help: "HTTP/2 sessions closed for abuse, by reason: stream_resets or invalid_frames.",
+    labelNames: ["reason"] as const,
+    registers: [this.registry],
+  });
+
   constructor() {
     collectDefaultMetrics({ register: this.registry, prefix: "parapet_" });
+    // /metrics answers without a key: the exact runtime version tells an attacker which
+    // advisories apply (docs/operations.md#metrics). The other runtime metrics stay.
+    this.registry.removeSingleMetric("parapet_nodejs_version_info");
   }
 
   /** Counts a decision once it is logged, whatever the protocol that carried it. */

@@ -5,6 +5,8 @@
 export interface ConnectionLimits {
   /** Open connections at most; the listener closes further ones as they arrive. */
   maxConnections: number;
+  /** Open connections from one client address (an IPv6 /64) at most; further ones from it are closed as they arrive. */
+  maxConnectionsPerAddress: number;
   /** A new connection must show its protocol (HTTP/1.1 or the HTTP/2 preface, or finish the TLS handshake) within this. */
   protocolTimeoutMs: number;
   /** A request's headers must arrive within this; an HTTP/2 connection must open its first stream within this. */

@@ -5,15 +5,21 @@ import http from "node:http";
 import type net from "node:net";
 import type { Duplex } from "node:stream";
 import type { Logger } from "../observability/logger.js";
+import type { Metrics } from "../observability/metrics.js";
 import type { ConnectionLimits } from "./connection-limits.js";
-import { answerAndClose } from "./raw-error-response.js";
+import { errorKinds, type ErrorId } from "../api/errors.js";
+import { answerAndClose, flushGraceMs } from "./raw-error-response.js";
+import { sendError } from "./rest/handler.js";
 
-export function createHttp1Server(handler: http.RequestListener, limits: ConnectionLimits, log?: Logger): http.Server {
+export function createHttp1Server(handler: http.RequestListener, limits: ConnectionLimits, log?: Logger, metrics?: Metrics): http.Server {
   const server = http.createServer(
     {
       headersTimeout: limits.headersTimeoutMs,
       requestTimeout: limits.receiveTimeoutMs,
       keepAliveTimeout: limits.idleTimeoutMs,
+      // Node answers a Host-less HTTP/1.1 request itself, with a bare 400 nobody logs: the request
+      // handler answers it instead, with the Error object (http-handler.ts).
+      requireHostHeader: false,
       // How often Node checks the two deadlines above: they fire up to this late.
       connectionsCheckingInterval: checkingIntervalMs(limits),
     },
@@ -47,13 +53,19 @@ export function createHttp1Server(handler: http.RequestListener, limits: Connect
   });
 
   server.on("clientError", (err: NodeJS.ErrnoException & { reason?: string }, socket: net.Socket) => {
-    if (err.code === "ECONNRESET" || !socket.writable || inFlight.get(socket)?.headersSent) {
+    const res = inFlight.get(socket);
+    if (err.code === "ECONNRESET" || !socket.writable || res?.headersSent) {
       socket.destroy();
       return;
     }
     const [id, message] = describe(err, limits);
-    const requestId = answerAndClose(socket, id, message);
-    log?.info({ request_id: requestId, status: id, parser: err.code }, "request rejected by the HTTP parser");
+    // A request whose body broke the framing or missed its deadline is answered through its own
+    // response: the request log and metrics then record the status the client got, under its id.
+    const requestId = res ? answerInFlight(res, socket, id, message) : answerAndClose(socket, id, message);
+    const status = errorKinds[id].http;
+    // The request in flight is counted by the request handler; one the parser never produced, here.
+    if (!res) metrics?.requests.inc({ endpoint: "unparsed", status: String(status) });
+    log?.info({ request_id: requestId, status, error: id, parser: err.code }, "request rejected by the HTTP parser");
   });
 
   // CONNECT is the one method Node hands over as a raw socket instead of a request.
@@ -61,6 +73,22 @@ export function createHttp1Server(handler: http.RequestListener, limits: Connect
     answerAndClose(socket, "method_not_allowed", "CONNECT is not supported: Parapet is not a proxy", { allow: "GET, POST, PUT, DELETE" });
   });
   return server;
+}
+
+/** Answers the request in flight with the Error object and closes the connection once it is sent. */
+function answerInFlight(res: http.ServerResponse, socket: net.Socket, id: ErrorId, message: string): string {
+  const requestId = String(res.getHeader("x-request-id") ?? "");
+  // Nothing after a parse error or a missed deadline can be read as the next request: the
+  // connection ends once the answer is out (Node ends it after a response without keep-alive),
+  // or a moment later if the peer does not read.
+  res.shouldKeepAlive = false;
+  const timer = setTimeout(() => socket.destroy(), flushGraceMs);
+  timer.unref();
+  socket.once("close", () => clearTimeout(timer));
+  // The handler may still be reading the body, which will never end now: end it, so that the read fails at once.
+  res.once("close", () => res.req.destroy());
+  sendError(res, id, message, requestId);
+  return requestId;
 }
 
 function describe(err: NodeJS.ErrnoException & { reason?: string }, limits: ConnectionLimits) {

@@ -5,9 +5,8 @@
 // and a stream whose request has not fully arrived within the receive timeout
 // is answered 408 and reset.
 import http2 from "node:http2";
-import { v7 as uuidv7 } from "uuid";
-import { errorBody, errorKinds } from "../api/errors.js";
 import type { ConnectionLimits } from "./connection-limits.js";
+import { sendError } from "./rest/handler.js";
 import { apiServices } from "./routes.js";
 
 /**
@@ -19,7 +18,7 @@ const streamingPaths = new Set(
   apiServices.flatMap((s) => s.methods.filter((m) => m.methodKind === "bidi_streaming" || m.methodKind === "client_streaming").map((m) => `/${s.typeName}/${m.name}`)),
 );
 
-export function enforceHttp2Deadlines(server: http2.Http2Server | http2.Http2SecureServer, limits: ConnectionLimits): void {
+export function enforceHttp2Deadlines(server: http2.Http2Server, limits: ConnectionLimits): void {
   server.on("session", (session: http2.ServerHttp2Session) => {
     let open = 0;
     let served = false;
@@ -27,11 +26,10 @@ export function enforceHttp2Deadlines(server: http2.Http2Server | http2.Http2Sec
     const arm = () => {
       timer = setTimeout(() => closeSession(session), served ? limits.idleTimeoutMs : limits.headersTimeoutMs);
     };
-    session.on("stream", (stream: http2.ServerHttp2Stream, headers: http2.IncomingHttpHeaders) => {
+    session.on("stream", (stream: http2.ServerHttp2Stream) => {
       open++;
       served = true;
       clearTimeout(timer);
-      if (!streamingPaths.has(String(headers[":path"] ?? "").split("?")[0])) receiveDeadline(stream, limits);
       stream.once("close", () => {
         open--;
         if (open === 0 && !session.closed && !session.destroyed) arm();
@@ -39,6 +37,11 @@ export function enforceHttp2Deadlines(server: http2.Http2Server | http2.Http2Sec
     });
     session.once("close", () => clearTimeout(timer));
     arm();
+  });
+  // On the request, not the stream: the 408 goes out through the response the handler holds, so
+  // that the request log and metrics record it and the handler does not answer a second time.
+  server.on("request", (req: http2.Http2ServerRequest, res: http2.Http2ServerResponse) => {
+    if (!streamingPaths.has((req.url ?? "").split("?")[0])) receiveDeadline(req, res, limits);
   });
 }
 
@@ -48,21 +51,22 @@ function closeSession(session: http2.ServerHttp2Session): void {
   setTimeout(() => session.destroy(), 1000).unref();
 }
 
-function receiveDeadline(stream: http2.ServerHttp2Stream, limits: ConnectionLimits): void {
-  if (stream.endAfterHeaders) return;
+function receiveDeadline(req: http2.Http2ServerRequest, res: http2.Http2ServerResponse, limits: ConnectionLimits): void {
+  const stream = res.stream;
+  if (stream.endAfterHeaders || req.complete) return;
   const timer = setTimeout(() => {
     if (stream.destroyed || stream.closed) return;
-    if (!stream.headersSent) {
-      const requestId = uuidv7();
-      const status = errorKinds.request_timeout.http;
-      const body = JSON.stringify(errorBody("request_timeout", `the request body was not received within ${limits.receiveTimeoutMs} ms`, requestId, status));
-      stream.respond({ ":status": status, "content-type": "application/json", "content-length": Buffer.byteLength(body), "x-request-id": requestId });
-      stream.end(body, () => stream.close(http2.constants.NGHTTP2_CANCEL));
+    if (!res.headersSent) {
+      // The handler set the request id before any deadline could fire.
+      sendError(res, "request_timeout", `the request body was not received within ${limits.receiveTimeoutMs} ms`, String(res.getHeader("x-request-id") ?? ""));
+      // The client may still be sending: reset once the answer is out, so it stops. (The
+      // response's own "finish" waits for the stream to close, which this is.)
+      stream.once("finish", () => stream.close(http2.constants.NGHTTP2_CANCEL));
     } else {
       stream.close(http2.constants.NGHTTP2_CANCEL);
     }
   }, limits.receiveTimeoutMs);
   const done = () => clearTimeout(timer);
-  stream.once("end", done);
+  req.once("end", done);
   stream.once("close", done);
 }

@@ -4,16 +4,25 @@
 // Node's http2.createServer({allowHTTP1}) accepts HTTP/1.1 only over TLS
 // (ALPN), so on cleartext each connection's first bytes are sniffed: the
 // HTTP/2 connection preface goes to an http2 server, anything else to an http
-// server. Both servers run the same request handler. Each stage has its own
+// server. Over TLS, ALPN decides and the decrypted socket goes to the same two
+// servers: Node's http2.createSecureServer({allowHTTP1}) runs HTTP/1.1 on its
+// own connection handling with its own defaults (headers 60 s checked every
+// 30 s, a body 300 s, no idle close at all) and none of the settings below, so
+// TLS connections escaped every deadline. Both servers run the same request
+// handler. Each stage has its own
 // deadline (connection-limits.ts): reaching the protocol decision here, then
 // headers, body and idle time in http1-server.ts and http2-deadlines.ts.
 import { readFileSync } from "node:fs";
 import type http from "node:http";
 import http2 from "node:http2";
 import net from "node:net";
+import tls from "node:tls";
 import type { Logger } from "../observability/logger.js";
+import type { Metrics } from "../observability/metrics.js";
+import { AddressCap, clientOf } from "./address-cap.js";
 import type { ConnectionLimits } from "./connection-limits.js";
 import { createHttp1Server } from "./http1-server.js";
+import { http2SessionOptions, limitHttp2Abuse } from "./http2-abuse-limits.js";
 import { enforceHttp2Deadlines } from "./http2-deadlines.js";
 
 export type NodeHandler = (req: http.IncomingMessage | http2.Http2ServerRequest, res: http.ServerResponse | http2.Http2ServerResponse) => void;
@@ -25,6 +34,7 @@ export interface ListenOptions {
   tls?: { certFile: string; keyFile: string };
   limits: ConnectionLimits;
   log?: Logger;
+  metrics?: Metrics;
 }
 
 export interface Listener {
@@ -63,19 +73,56 @@ function sniffingFront(h1: http.Server, h2: http2.Http2Server, protocolTimeoutMs
   });
 }
 
+/**
+ * TLS: ALPN picks the protocol ("h2", or HTTP/1.1 for "http/1.1" and clients
+ * that offer none, as allowHTTP1 did), and the handshake must finish within
+ * the protocol timeout.
+ */
+function tlsFront(h1: http.Server, h2: http2.Http2Server, files: { certFile: string; keyFile: string }, protocolTimeoutMs: number): tls.Server {
+  const server = tls.createServer({
+    cert: readFileSync(files.certFile),
+    key: readFileSync(files.keyFile),
+    ALPNProtocols: ["h2", "http/1.1"],
+    handshakeTimeout: protocolTimeoutMs,
+  });
+  server.on("secureConnection", (socket: tls.TLSSocket) => (socket.alpnProtocol === "h2" ? h2 : h1).emit("connection", socket));
+  // A failed or timed-out handshake: tls.Server reports it and leaves the socket open.
+  server.on("tlsClientError", (_err: Error, socket: tls.TLSSocket) => socket.destroy());
+  return server;
+}
+
+/**
+ * Counts a refused connection, and says so in the log at most once a minute:
+ * behind a proxy every connection has the proxy's address, and an operator
+ * who left the per-address cap at its default needs to find out why.
+ */
+function refusalReporter(options: ListenOptions, limits: ConnectionLimits) {
+  let lastLogged = 0;
+  let unlogged = 0;
+  return (reason: "max_connections" | "per_address", address: string | undefined) => {
+    options.metrics?.connectionsRefused.inc({ reason });
+    unlogged++;
+    const now = Date.now();
+    if (now - lastLogged < 60_000) return;
+    const setting =
+      reason === "per_address" ? `PARAPET_MAX_CONNECTIONS_PER_ADDRESS=${limits.maxConnectionsPerAddress}` : `PARAPET_MAX_CONNECTIONS=${limits.maxConnections}`;
+    options.log?.warn(
+      { reason, client: clientOf(address), refused: unlogged },
+      `connection refused at the cap (${setting}); further refusals this minute are only counted`,
+    );
+    lastLogged = now;
+    unlogged = 0;
+  };
+}
+
 export async function listen(options: ListenOptions): Promise<Listener> {
   const sockets = new Set<net.Socket>();
   const { limits } = options;
-  const h1 = createHttp1Server(options.handler, limits, options.log);
-  // One client cannot open streams without bound on one connection.
-  const settings = { maxConcurrentStreams: 100 };
-  const h2 = options.tls
-    ? http2.createSecureServer(
-        { cert: readFileSync(options.tls.certFile), key: readFileSync(options.tls.keyFile), allowHTTP1: true, handshakeTimeout: limits.protocolTimeoutMs, settings },
-        options.handler as never,
-      )
-    : http2.createServer({ settings }, options.handler as never);
+  const h1 = createHttp1Server(options.handler, limits, options.log, options.metrics);
+  // Cleartext or TLS, the same server: sessions run over whatever socket they are handed.
+  const h2 = http2.createServer(http2SessionOptions, options.handler as never);
   enforceHttp2Deadlines(h2, limits);
+  limitHttp2Abuse(h2, options.metrics, options.log);
 
   // HTTP/1.1 sockets and their in-flight requests. http.Server only tracks
   // connections for closeIdleConnections() when it listens itself, which it
@@ -104,10 +151,18 @@ export async function listen(options: ListenOptions): Promise<Listener> {
     session.once("close", () => sessions.delete(session));
   });
 
-  const front: net.Server = options.tls ? h2 : sniffingFront(h1, h2, limits.protocolTimeoutMs);
+  const front: net.Server = options.tls ? tlsFront(h1, h2, options.tls, limits.protocolTimeoutMs) : sniffingFront(h1, h2, limits.protocolTimeoutMs);
+  const refused = refusalReporter(options, limits);
   // Beyond the cap Node closes new connections as they are accepted.
   front.maxConnections = limits.maxConnections;
+  front.on("drop", (data?: { remoteAddress?: string }) => refused("max_connections", data?.remoteAddress));
+  const perAddress = new AddressCap(limits.maxConnectionsPerAddress);
   front.on("connection", (socket: net.Socket) => {
+    if (!perAddress.admit(socket)) {
+      socket.destroy();
+      refused("per_address", socket.remoteAddress);
+      return;
+    }
     sockets.add(socket);
     socket.once("close", () => sockets.delete(socket));
   });

@@ -9,7 +9,7 @@ import { v7 as uuidv7 } from "uuid";
 import { errorBody, errorKinds, type ErrorId } from "../api/errors.js";
 
 /** How long a peer that does not read gets to take the answer before the socket is destroyed. */
-const flushGraceMs = 1000;
+export const flushGraceMs = 1000;
 
 /** Writes a complete HTTP/1.1 error response, closes the connection, and returns the response's request id. */
 export function answerAndClose(socket: Duplex, id: ErrorId, message: string, headers: Record<string, string> = {}): string {
@@ -21,6 +21,7 @@ export function answerAndClose(socket: Duplex, id: ErrorId, message: string, hea
     "content-type: application/json",
     `content-length: ${Buffer.byteLength(body)}`,
     `x-request-id: ${requestId}`,
+    "x-content-type-options: nosniff",
     "connection: close",
     ...Object.entries(headers).map(([k, v]) => `${k}: ${v}`),
   ];

@@ -37,7 +37,9 @@ export function createRpcHandler(options: RpcHandlerOptions): (req: Req, res: Re
       return sendError(res, "bad_request", "a Host header is required", requestId);
     }
     handler(universalRequestFromNodeRequest(req as never, res as never, undefined, undefined))
-      .then((uRes) => universalResponseToNodeResponse(uRes, res as never))
+      // Answered already when the request missed its receive deadline (http2-deadlines.ts,
+      // http1-server.ts): a second answer would fail on headers already sent.
+      .then((uRes) => (res.headersSent ? undefined : universalResponseToNodeResponse(uRes, res as never)))
       .catch((reason: unknown) => {
         // The client went away: nobody to answer.
         if (ConnectError.from(reason).code === Code.Aborted) return;

@@ -30,7 +30,7 @@ const compressedFlag = 0b0000_0001;
 /** `handler` whose framework-raised errors carry our identifier and the request id. */
 export function withProtocolErrors(handler: UniversalHandler): UniversalHandler {
   const wrapped = async (req: UniversalServerRequest): Promise<UniversalServerResponse> => {
-    const res = await handler(req);
+    const res = await handler(withoutZeroTimeout(req));
     const requestId = req.header.get(requestIdHeader) ?? "";
     const contentType = res.header ? (new Headers(res.header).get("content-type") ?? "") : "";
     if (contentType.startsWith("application/grpc-web")) return { ...res, body: rewriteLastFrame(res.body, grpcTrailerFlag, (data) => grpcWebTrailer(data, requestId)) };
@@ -42,6 +42,24 @@ export function withProtocolErrors(handler: UniversalHandler): UniversalHandler 
     return connectUnaryError(req, res, requestId);
   };
   return Object.assign(wrapped, handler);
+}
+
+/**
+ * A deadline of zero (`grpc-timeout: 0m`, `connect-timeout-ms: 0`) is a malformed request, like a
+ * negative one: Connect reads it as a deadline already past and answers deadline_exceeded (504),
+ * which tells the client to retry with the same header. The header is rewritten into a value
+ * Connect's own parser refuses, so that the answer is Connect's invalid_argument in each
+ * protocol's shape, with our detail (below), and the message says why.
+ */
+function withoutZeroTimeout(req: UniversalServerRequest): UniversalServerRequest {
+  for (const name of ["grpc-timeout", "connect-timeout-ms"]) {
+    const value = req.header.get(name);
+    if (value === null || !/^0+[HMSmun]?$/.test(value)) continue;
+    const header = new Headers(req.header);
+    header.set(name, `${value} (a timeout must be positive)`);
+    return { ...req, header };
+  }
+  return req;
 }
 
 /**

@@ -81,6 +81,7 @@ const base = loadConfig({});
 const companions: Record<string, Record<string, string>> = {
   PARAPET_HEADERS_TIMEOUT_MS: { PARAPET_RECEIVE_TIMEOUT_MS: "3600000" },
   PARAPET_RECEIVE_TIMEOUT_MS: { PARAPET_HEADERS_TIMEOUT_MS: "10" },
+  PARAPET_MAX_CONNECTIONS_PER_ADDRESS: { PARAPET_MAX_CONNECTIONS: "1000000" },
 };
 
 describe("documented configuration tables", () => {

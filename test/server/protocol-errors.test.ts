@@ -144,6 +144,38 @@ describe("gRPC and gRPC-Web protocol errors", () => {
   });
 });
 
+describe("a deadline of zero or less is a malformed request, not a deadline exceeded", () => {
+  const binary = toBinary(GuardRequestSchema, create(GuardRequestSchema, hi as never));
+
+  it.each(["0", "00", "-5", "-1"])("connect-timeout-ms: %s is 400 invalid_argument", async (value) => {
+    const res = await fetch(server.url + guardPath, {
+      method: "POST",
+      headers: { "content-type": "application/json", authorization: `Bearer ${server.screeningKey}`, "connect-timeout-ms": value },
+      body: JSON.stringify(hi),
+    });
+    const answer = { status: res.status, requestId: res.headers.get("x-request-id"), body: Buffer.from(await res.arrayBuffer()) };
+    expectConnectBadRequest(answer);
+    expect(connectError(answer.body).message).toContain(`connect timeout value: ${value}`);
+  });
+
+  it.each(["0m", "0S", "00000000H", "0n", "-1m"])("grpc-timeout: %s is INVALID_ARGUMENT on gRPC and gRPC-Web", async (value) => {
+    const res = await h2Request(
+      server.url,
+      { ":path": guardPath, "content-type": "application/grpc", te: "trailers", "grpc-timeout": value, authorization: `Bearer ${server.screeningKey}` },
+      frame(0, binary),
+    );
+    const { error, detail } = grpcError(res.trailers);
+    expect(error?.code, res.trailers["grpc-message"]).toBe(3);
+    expect(detail).toMatchObject({ error: "bad_request", requestId: res.headers["x-request-id"] });
+    const web = await fetch(server.url + guardPath, {
+      method: "POST",
+      headers: { "content-type": "application/grpc-web+proto", "grpc-timeout": value, authorization: `Bearer ${server.screeningKey}` },
+      body: new Uint8Array(frame(0, binary)),
+    });
+    expect(grpcWebTrailers(Buffer.from(await web.arrayBuffer()))["grpc-status"]).toBe("3");
+  });
+});
+
 describe("free-form JSON depth", () => {
   const deep = (depth: number) => ({ ...hi, metadata: nested(depth) });
 
@@ -220,6 +252,27 @@ describe("low-level HTTP errors answer the Error object", () => {
       expect(res.status).toBe(400);
       expect(res.body.error).toBe("bad_request");
     }
+  });
+
+  it("an HTTP/1.1 request without Host is 400 with the Error object, logged and counted", async () => {
+    const counted = async () => {
+      const line = (await server.app.metrics.registry.metrics())
+        .split("\n")
+        .find((l) => l.startsWith('parapet_http_requests_total{endpoint="POST /v2/guard",status="400"}'));
+      return line ? Number(line.split(" ").pop()) : 0;
+    };
+    const before = await counted();
+    for (const path of ["/v2/guard", guardPath, "/livez"]) {
+      const res = await raw(`POST ${path} HTTP/1.1\r\nContent-Type: application/json\r\nContent-Length: 2\r\n\r\n{}`);
+      expect(res.status).toBe(400);
+      expect(res.body).toMatchObject({ error: "bad_request", message: "an HTTP/1.1 request must carry a Host header" });
+    }
+    expect(await counted()).toBe(before + 1);
+  });
+
+  it("an HTTP/1.0 request without Host is served where it can be", async () => {
+    const { text } = await rawExchange(server.app.port, "GET /livez HTTP/1.0\r\n\r\n");
+    expect(parseHttp1(text).status).toBe(200);
   });
 
   it("an HTTP/1.0 RPC request without Host is 400, not 500", async () => {

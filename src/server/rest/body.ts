@@ -26,6 +26,17 @@ const supported = "gzip, deflate or br";
 
 class OverLimit extends Error {}
 
+/**
+ * The client reset its HTTP/2 stream before the body ended: the stream's readable side ends as if
+ * the body were complete, and what arrived must not be read as the request.
+ */
+class Abandoned extends Error {
+  readonly code = "ERR_STREAM_PREMATURE_CLOSE";
+  constructor() {
+    super("the client reset the stream before its body ended");
+  }
+}
+
 function tooLarge(limit: number, coding?: string): BodyRead {
   return { error: "payload_too_large", message: `request body exceeds ${limit} bytes${coding ? ` once decompressed (Content-Encoding: ${coding})` : ""}` };
 }
@@ -38,6 +49,7 @@ async function* bounded(req: Req, limit: number): AsyncGenerator<Buffer> {
     if (size > limit) throw new OverLimit();
     yield chunk;
   }
+  if ("stream" in req && req.stream.aborted) throw new Abandoned();
 }
 
 /**
@@ -99,6 +111,7 @@ async function inflate(req: Req, coding: string, limit: number): Promise<BodyRea
     });
   } catch (err) {
     if (err instanceof OverLimit) return tooLarge(limit, coding);
+    if (err instanceof Abandoned) throw err;
     // An empty body is empty in every coding: a client that compresses nothing sends nothing.
     if (wire === 0) return { body: Buffer.alloc(0) };
     const reason = err instanceof Error ? err.message : String(err);

@@ -297,6 +297,9 @@ export function createRestHandler(options: RestOptions): Rest {
     let raw: Buffer = Buffer.alloc(0);
     if (route.rule.body !== "") {
       const body = await readBody(req, options.maxBodyBytes);
+      // Answered while the body was on its way (its receive deadline, server/http2-deadlines.ts):
+      // what arrived is not the whole body, and the client has its answer.
+      if (res.headersSent) return;
       if ("error" in body) return sendError(res, body.error, body.message, requestId);
       raw = body.body;
     }

@@ -44,7 +44,7 @@ import { projectService, projectsScreenedBy } from "./projects/service.js";
 import { projectRequestViolations } from "./projects/validation.js";
 import { projectFile } from "./paths.js";
 import { openRepositories, type Repositories } from "./repositories.js";
-import { detectorsVersion, loadDetectors, prepareDetectors } from "./screening/registry.js";
+import { detectorsVersion, loadDetectors, prepareDetectors, releaseDetectors } from "./screening/registry.js";
 import { createConsoleHandler } from "./server/console.js";
 import { createHttpHandler, type RequestLoad } from "./server/http-handler.js";
 import { listen, type Listener } from "./server/listener.js";
@@ -200,8 +200,10 @@ export async function startApp(config: Config, log: Logger = createLogger(config
   const closers: (() => unknown)[] = [() => db.close()];
   try {
     const repos = await openStore(db, config, log);
-    const detectorOptions = { promptAttackOnnx: config.promptAttackOnnx, moderationOnnx: config.moderationOnnx };
+    const detectorOptions = { models: config.models };
     await loadDetectorsLogged(detectorOptions, log);
+    // The model thread stops after the workers that use it.
+    closers.push(() => releaseDetectors(detectorOptions));
     const keys = { keysFile: config.bootstrapKeysFile, platformKey: config.bootstrapPlatformKey, screeningKey: config.bootstrapScreeningKey };
     await bootstrap(repos.orgs, repos.keys, keys, log);
 

@@ -11,7 +11,8 @@ import type { StoredGuardrail } from "../custom-guardrails/repository.js";
 import type { Metrics } from "../observability/metrics.js";
 import { DeadlineExceededError, GuardrailLimitError, screen, type Screening, type ScreeningPolicy } from "../screening/engine.js";
 import type { Part } from "../screening/parts.js";
-import { detectFnOf } from "../screening/registry.js";
+import { ModelDeadlineError } from "../screening/models/host.js";
+import { detectFnOf, type PrepareDetectors } from "../screening/registry.js";
 import { GuardrailCache } from "./guardrail-cache.js";
 import type { ScreeningPool } from "./worker-pool.js";
 
@@ -19,8 +20,8 @@ export interface ScreenerDeps {
   /** Worker threads for requests of at least `workerThresholdChars` characters. */
   pool?: ScreeningPool;
   workerThresholdChars: number;
-  /** Scores the parts with asynchronous models (ONNX) before the synchronous engine runs. */
-  prepare?: (parts: Part[]) => Promise<void>;
+  /** Scores the parts with the configured models before the synchronous engine runs. */
+  prepare?: PrepareDetectors;
   /** True while this thread has requests other than the one asking (the HTTP handler's count). */
   busy?: () => boolean;
   metrics?: Metrics;
@@ -50,7 +51,7 @@ export class RequestScreener {
         return await pool.run(policy, guardrails, parts, org, deadline, !large);
       }
       metrics?.screenings.inc({ thread: "inline" });
-      await this.deps.prepare?.(parts);
+      await this.deps.prepare?.(parts, policy.detectors, deadline);
       return screen(policy, this.cache.active(guardrails), parts, detectFnOf, { deadline });
     } catch (err) {
       throw apiErrorOf(err);
@@ -60,7 +61,7 @@ export class RequestScreener {
 
 /** The engine's stops as the contract's errors: past the deadline `timeout`, too many custom-guardrail matches `payload_too_large`. */
 export function apiErrorOf(err: unknown, timeoutMessage = "the request did not complete within its deadline"): unknown {
-  if (err instanceof DeadlineExceededError) return new ApiError("timeout", timeoutMessage);
+  if (err instanceof DeadlineExceededError || err instanceof ModelDeadlineError) return new ApiError("timeout", timeoutMessage);
   if (err instanceof GuardrailLimitError) return new ApiError("payload_too_large", err.message);
   return err;
 }

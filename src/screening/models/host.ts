@@ -1,0 +1,127 @@
+// The model thread seen from the threads that screen: the main thread starts
+// it (ModelHost) and hands each screening worker a port of its own to it;
+// every thread sends its windows through a HostClient.
+import { MessageChannel, Worker, type MessagePort } from "node:worker_threads";
+import type { ModelSlot } from "./labels.js";
+import type { Windows } from "./windows.js";
+import type { DescribeReply, HostData, HostMessage, HostReady, Job, JobReply, SlotInfo } from "./worker.js";
+
+// Compiled (dist/) the thread loads its JavaScript directly; from the
+// TypeScript sources (tests, tsx) it first registers tsx's loader.
+const ENTRY = import.meta.url.endsWith(".js") ? new URL("./worker.js", import.meta.url) : new URL("./worker-entry.mjs", import.meta.url);
+
+/** The model thread's graphs did not load; `failed` is the index of the slot whose graph failed. */
+export class HostStartError extends Error {
+  constructor(
+    message: string,
+    readonly failed: number,
+  ) {
+    super(message);
+  }
+}
+
+/** Inference past the request's deadline was dropped. */
+export class ModelDeadlineError extends Error {}
+
+type Endpoint = Worker | MessagePort;
+
+export class HostClient {
+  private next = 1;
+  private readonly waiting = new Map<number, { resolve: (out: Float32Array) => void; reject: (e: Error) => void }>();
+  private readonly described = new Map<number, (slots: SlotInfo[]) => void>();
+
+  constructor(private readonly endpoint: Endpoint) {
+    endpoint.on("message", (m: JobReply | DescribeReply) => {
+      if ("describe" in m) {
+        this.described.get(m.describe)?.(m.slots);
+        this.described.delete(m.describe);
+        this.idle();
+        return;
+      }
+      const w = this.waiting.get(m.id);
+      if (!w) return;
+      this.waiting.delete(m.id);
+      this.idle();
+      if ("out" in m) w.resolve(m.out);
+      else w.reject(m.expired ? new ModelDeadlineError(m.error) : new Error(m.error));
+    });
+    endpoint.unref();
+  }
+
+  /** Keeps the process alive only while answers are awaited (a command's last await, not an idle service). */
+  private busy(): void {
+    if (this.waiting.size + this.described.size === 0) this.endpoint.ref();
+  }
+
+  private idle(): void {
+    if (this.waiting.size + this.described.size === 0) this.endpoint.unref();
+  }
+
+  /** The outputs of a text's windows: one row per window (classes) or per window token (tags), in window order. */
+  run(slot: ModelSlot, w: Windows, deadline?: number): Promise<Float32Array> {
+    const id = this.next++;
+    const job: Job = { id, slot, ids: w.ids, lengths: w.lengths, deadline };
+    return new Promise((resolve, reject) => {
+      this.busy();
+      this.waiting.set(id, { resolve, reject });
+      this.endpoint.postMessage(job satisfies HostMessage);
+    });
+  }
+
+  /** What the model thread loaded (for a screening worker, which did not start it). */
+  describe(): Promise<SlotInfo[]> {
+    const id = this.next++;
+    return new Promise((resolve) => {
+      this.busy();
+      this.described.set(id, resolve);
+      this.endpoint.postMessage({ describe: id } satisfies HostMessage);
+    });
+  }
+
+  /** Every awaited answer fails (the thread is gone). */
+  fail(err: Error): void {
+    for (const w of this.waiting.values()) w.reject(err);
+    this.waiting.clear();
+    this.idle();
+  }
+}
+
+export class ModelHost {
+  private constructor(
+    private readonly worker: Worker,
+    readonly client: HostClient,
+    readonly slots: SlotInfo[],
+  ) {}
+
+  /** Starts the model thread and waits until every graph loaded and passed its checks. */
+  static async start(data: HostData): Promise<ModelHost> {
+    const worker = new Worker(ENTRY, { workerData: data });
+    const ready = await new Promise<HostReady>((resolve, reject) => {
+      worker.once("message", resolve);
+      worker.once("error", reject);
+      worker.once("exit", (code) => reject(new Error(`the model thread exited (${code}) before loading its models`)));
+    });
+    if (!ready.ready) {
+      await worker.terminate();
+      throw new HostStartError(ready.error, ready.failed);
+    }
+    worker.removeAllListeners();
+    const client = new HostClient(worker);
+    worker.on("error", (err) => client.fail(new Error(`the model thread failed: ${err.message}`)));
+    worker.on("exit", () => client.fail(new Error("the model thread exited")));
+    return new ModelHost(worker, client, ready.slots);
+  }
+
+  /** A new port to the model thread, for another thread (transfer it to that thread). */
+  port(): MessagePort {
+    const { port1, port2 } = new MessageChannel();
+    this.worker.postMessage({ connect: port2 } satisfies HostMessage, [port2]);
+    return port1;
+  }
+
+  async close(): Promise<void> {
+    this.worker.removeAllListeners("exit");
+    this.client.fail(new Error("the model thread was stopped"));
+    await this.worker.terminate();
+  }
+}

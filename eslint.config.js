@@ -12,7 +12,18 @@ import tseslint from "typescript-eslint";
 export default tseslint.config(
   {
     // Generated, vendored, built or data: not ours to lint.
-    ignores: ["gen/**", "dist/**", "clients/*/dist/**", "node_modules/**", "third_party/**", "models/**", "data/**", ".tmp/**", "coverage/**"],
+    ignores: [
+      "gen/**",
+      "scripts/model-fixtures/gen/**",
+      "dist/**",
+      "clients/*/dist/**",
+      "node_modules/**",
+      "third_party/**",
+      "models/**",
+      "data/**",
+      ".tmp/**",
+      "coverage/**",
+    ],
   },
   {
     // Also lints the root config files and bin/; TypeScript files need an explicit pattern.

@@ -4,6 +4,7 @@
 // Spanish, French and Japanese push INJECTION (test/fixtures/models/README.md lists them).
 import type { JsonObject, ModelFolder, SpecialToken } from "./model-folder.js";
 import { addedTokens, addedTokensDecoder, labelMaps, labelTable, templateProcessing } from "./model-folder.js";
+import { precompiledCharsmap } from "./precompiled-charsmap.js";
 
 const LABELS = ["SAFE", "INJECTION"] as const;
 
@@ -94,14 +95,15 @@ function vector(token: string): number[] {
   return ATTACK.has(token.replace(/^▁/, "")) ? [0, 8] : [1, 0];
 }
 
-// An identity Precompiled charsmap (a SentencePiece double-array trie of 256 empty units, no
-// replacements): valid for the Rust tokenizers library, which then maps nothing; transformers.js
-// applies NFKC for any Precompiled normalizer, as the real XLM-R charsmap does.
-function identityCharsmap(): string {
-  const units = 256;
-  const bytes = Buffer.alloc(4 + units * 4);
-  bytes.writeUInt32LE(units * 4, 0);
-  return bytes.toString("base64");
+// What XLM-R's charsmap does besides NFKC, as a real charsmap: control characters removed,
+// other whitespace (and "▁" itself) read as a space: the same characters transformers.js's
+// Precompiled normalizer handles so. The NFKC step after it stands in for the charsmap's NFKC
+// table (transformers.js applies NFKC there too), so both libraries tokenize the fixture alike.
+function charsmap(): string {
+  const codes = (from: number, to = from) => Array.from({ length: to - from + 1 }, (_, i) => String.fromCodePoint(from + i));
+  const removed = [...codes(0x01, 0x08), "\u000B", ...codes(0x0e, 0x1f), "\u007F", "\u008F", "\u009F"];
+  const spaces = ["\t", "\n", "\f", "\r", "\u00A0", "\u1680", ...codes(0x2000, 0x200f), "\u2028", "\u2029", "\u202F", "\u205F", "\u2581", "\u3000", "\uFEFF", "\uFFFD"];
+  return precompiledCharsmap(new Map([...removed.map((c): [string, string] => [c, ""]), ...spaces.map((c): [string, string] => [c, " "])]));
 }
 
 function tokenizerJson(tokens: string[], scores: number[], mask: SpecialToken): JsonObject {
@@ -113,10 +115,7 @@ function tokenizerJson(tokens: string[], scores: number[], mask: SpecialToken): 
     added_tokens: addedTokens([BOS, PAD, EOS, UNK, mask]),
     normalizer: {
       type: "Sequence",
-      normalizers: [
-        { type: "Precompiled", precompiled_charsmap: identityCharsmap() },
-        { type: "Replace", pattern: { Regex: " {2,}" }, content: " " },
-      ],
+      normalizers: [{ type: "Precompiled", precompiled_charsmap: charsmap() }, { type: "NFKC" }, { type: "Replace", pattern: { Regex: " {2,}" }, content: " " }],
     },
     pre_tokenizer: { type: "Metaspace", ...metaspace },
     post_processor: templateProcessing(BOS, EOS, [EOS, EOS], 0),

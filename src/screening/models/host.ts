@@ -96,21 +96,26 @@ export class ModelHost {
   /** Starts the model thread and waits until every graph loaded and passed its checks. */
   static async start(data: HostData): Promise<ModelHost> {
     const worker = new Worker(ENTRY, { workerData: data });
+    // Only the listeners added here are removed: Worker keeps its port referenced through listeners of its own.
+    let listeners: { message: (m: HostReady) => void; error: (e: Error) => void; exit: (code: number) => void } | undefined;
     const ready = await new Promise<HostReady>((resolve, reject) => {
-      worker.once("message", resolve);
-      worker.once("error", reject);
-      worker.once("exit", (code) => reject(new Error(`the model thread exited (${code}) before loading its models`)));
+      listeners = { message: resolve, error: reject, exit: (code) => reject(new Error(`the model thread exited (${code}) before loading its models`)) };
+      worker.once("message", listeners.message).once("error", listeners.error).once("exit", listeners.exit);
+    }).finally(() => {
+      worker.off("message", listeners!.message).off("error", listeners!.error).off("exit", listeners!.exit);
     });
     if (!ready.ready) {
       await worker.terminate();
       throw new HostStartError(ready.error, ready.failed);
     }
-    worker.removeAllListeners();
     const client = new HostClient(worker);
     worker.on("error", (err) => client.fail(new Error(`the model thread failed: ${err.message}`)));
-    worker.on("exit", () => client.fail(new Error("the model thread exited")));
-    return new ModelHost(worker, client, ready.slots);
+    const host = new ModelHost(worker, client, ready.slots);
+    worker.on("exit", host.onExit);
+    return host;
   }
+
+  private readonly onExit = () => this.client.fail(new Error("the model thread exited"));
 
   /** A new port to the model thread, for another thread (transfer it to that thread). */
   port(): MessagePort {
@@ -120,7 +125,7 @@ export class ModelHost {
   }
 
   async close(): Promise<void> {
-    this.worker.removeAllListeners("exit");
+    this.worker.off("exit", this.onExit);
     this.client.fail(new Error("the model thread was stopped"));
     await this.worker.terminate();
   }

@@ -126,8 +126,12 @@ export class LoadedSlot {
     this.types = new Set(labels.map((l) => detectorTypeOf(s.slot, l)));
   }
 
-  /** The second stage: the label map and thresholds, once the model thread says what the graph outputs. */
-  static complete(f: SlotFiles, info: SlotInfo, m: ModelSettings): LoadedSlot {
+  /**
+   * The second stage: the label map and thresholds, once the model thread says
+   * what the graph outputs. `calibrated` false leaves any calibration file
+   * unread (parapet calibrate, which writes it).
+   */
+  static complete(f: SlotFiles, info: SlotInfo, m: ModelSettings, calibrated = true): LoadedSlot {
     const s = f.settings;
     try {
       const names = f.folder.id2label ?? Array.from({ length: info.outputs }, (_, i) => `LABEL_${i}`);
@@ -137,7 +141,7 @@ export class LoadedSlot {
       const activation: Activation = s.activation ?? (info.probabilities ? "none" : multiLabel || info.outputs === 1 ? "sigmoid" : "softmax");
       const summed = activation === "softmax" || (activation === "none" && !multiLabel);
       const calibrationPath = s.calibration ?? (f.folder.dir && existsSync(join(f.folder.dir, CALIBRATION_FILE)) ? join(f.folder.dir, CALIBRATION_FILE) : undefined);
-      const calibration = calibrationPath ? readCalibration(calibrationPath) : undefined;
+      const calibration = calibrated && calibrationPath ? readCalibration(calibrationPath) : undefined;
       return new LoadedSlot(f, info.outputs, classes, tags, activation, summed, calibration, m.aggregation);
     } catch (err) {
       throw new Error(`${whereOf(s)}: ${oneLine(err)}`);
@@ -203,9 +207,9 @@ export class LoadedSlot {
     return { entities };
   }
 
-  /** A label's position in a text result's scores. */
+  /** A label's position in a text result's scores; undefined for a label the model does not serve. */
   indexOf(label: string): number | undefined {
-    return this.classes ? this.classes.labels.indexOf(label) : this.labelIndex.get(label);
+    return this.labelIndex.get(label);
   }
 }
 

@@ -186,14 +186,68 @@ export class TextTokenizer {
     return new TextTokenizer(tok, surfacesOf(tok, json), prefix, suffix, pad, continues);
   }
 
-  /** The text's tokens without special tokens, with where each came from. */
+  /**
+   * The text's tokens without special tokens, with where each came from. A
+   * long text goes to the library in pieces cut before a run of whitespace (as
+   * the pre-tokenizers split words there, the ids are those of the whole text):
+   * the library spreads a whole text's tokens into one call's arguments, which
+   * overflows the stack on a few hundred kilobytes.
+   */
   encode(text: string): Tokenized {
+    if (text.length <= PIECE) return this.encodePiece(text);
+    const pieces: Tokenized[] = [];
+    const at: number[] = [];
+    for (let a = 0; a < text.length; ) {
+      const b = cutOf(text, a);
+      pieces.push(this.encodePiece(text.slice(a, b)));
+      at.push(a);
+      a = b;
+    }
+    const n = pieces.reduce((k, p) => k + p.ids.length, 0);
+    const out: Tokenized = { ids: new Int32Array(n), starts: new Int32Array(n), ends: new Int32Array(n), wordStarts: new Uint8Array(n) };
+    let k = 0;
+    pieces.forEach((p, i) => {
+      out.ids.set(p.ids, k);
+      out.wordStarts.set(p.wordStarts, k);
+      for (let j = 0; j < p.ids.length; j++) {
+        out.starts[k + j] = p.starts[j] + at[i];
+        out.ends[k + j] = p.ends[j] + at[i];
+      }
+      k += p.ids.length;
+    });
+    return out;
+  }
+
+  private encodePiece(text: string): Tokenized {
     const ids = Int32Array.from(this.tok.encode(text, { add_special_tokens: false }));
     const offsets = alignTokens(text, ids, this.surfaces);
     const continues = this.continues;
-    const starts = wordStarts(text, offsets, continues && ((i) => continues(ids[i])));
-    return { ids, starts: offsets.starts, ends: offsets.ends, wordStarts: starts };
+    const words = wordStarts(text, offsets, continues && ((i) => continues(ids[i])));
+    return { ids, starts: offsets.starts, ends: offsets.ends, wordStarts: words };
   }
+}
+
+/** Characters of a text the library tokenizes at once. */
+const PIECE = 4096;
+const SPACE = /\s/;
+const MARK = /\p{M}/u;
+
+/**
+ * Where the piece of `text` from `a` ends: before the last run of whitespace
+ * in its second half, or, in a text without any (CJK), at a character
+ * boundary that leaves combining marks with their letter.
+ */
+function cutOf(text: string, a: number): number {
+  if (text.length - a <= PIECE) return text.length;
+  const limit = a + PIECE;
+  for (let i = limit; i > a + PIECE / 2; i--) if (SPACE.test(text[i]) && !SPACE.test(text[i - 1])) return i;
+  let i = limit;
+  const inside = (k: number) => {
+    const c = text.charCodeAt(k);
+    return (c >= 0xdc00 && c <= 0xdfff) || MARK.test(String.fromCodePoint(text.codePointAt(k)!));
+  };
+  while (i > a + 1 && inside(i)) i--;
+  return i;
 }
 
 function indexOfRun(haystack: number[], needle: number[]): number {

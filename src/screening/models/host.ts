@@ -27,13 +27,15 @@ type Endpoint = Worker | MessagePort;
 
 export class HostClient {
   private next = 1;
+  /** Why the model thread can no longer answer, once it cannot. */
+  private gone: Error | undefined;
   private readonly waiting = new Map<number, { resolve: (out: Float32Array) => void; reject: (e: Error) => void }>();
-  private readonly described = new Map<number, (slots: SlotInfo[]) => void>();
+  private readonly described = new Map<number, { resolve: (slots: SlotInfo[]) => void; reject: (e: Error) => void }>();
 
   constructor(private readonly endpoint: Endpoint) {
     endpoint.on("message", (m: JobReply | DescribeReply) => {
       if ("describe" in m) {
-        this.described.get(m.describe)?.(m.slots);
+        this.described.get(m.describe)?.resolve(m.slots);
         this.described.delete(m.describe);
         this.idle();
         return;
@@ -45,6 +47,8 @@ export class HostClient {
       if ("out" in m) w.resolve(m.out);
       else w.reject(m.expired ? new ModelDeadlineError(m.error) : new Error(m.error));
     });
+    // A port whose other end closed (the model thread stopped): nothing will answer.
+    if (!(endpoint instanceof Worker)) endpoint.on("close", () => this.fail(new Error("the model thread is gone")));
     endpoint.unref();
   }
 
@@ -61,6 +65,7 @@ export class HostClient {
   run(slot: ModelSlot, w: Windows, deadline?: number): Promise<Float32Array> {
     const id = this.next++;
     const job: Job = { id, slot, ids: w.ids, lengths: w.lengths, deadline };
+    if (this.gone) return Promise.reject(this.gone);
     return new Promise((resolve, reject) => {
       this.busy();
       this.waiting.set(id, { resolve, reject });
@@ -71,18 +76,21 @@ export class HostClient {
   /** What the model thread loaded (for a screening worker, which did not start it). */
   describe(): Promise<SlotInfo[]> {
     const id = this.next++;
-    return new Promise((resolve) => {
+    if (this.gone) return Promise.reject(this.gone);
+    return new Promise((resolve, reject) => {
       this.busy();
-      this.described.set(id, resolve);
+      this.described.set(id, { resolve, reject });
       this.endpoint.postMessage({ describe: id } satisfies HostMessage);
     });
   }
 
   /** Every awaited answer fails (the thread is gone). */
   fail(err: Error): void {
-    for (const w of this.waiting.values()) w.reject(err);
+    this.gone ??= err;
+    for (const w of [...this.waiting.values(), ...this.described.values()]) w.reject(err);
     this.waiting.clear();
-    this.idle();
+    this.described.clear();
+    this.endpoint.unref();
   }
 }
 

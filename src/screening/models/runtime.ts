@@ -20,6 +20,18 @@ export interface Placement {
   location: string;
 }
 
+/**
+ * A configured model that cannot serve (a folder without its tokenizer, a
+ * graph that does not fit its task, labels that map to nothing, a device not
+ * installed): one line naming the setting, for start-up to refuse with.
+ */
+export class ModelLoadError extends Error {
+  constructor(message: string) {
+    super(message.split("\n")[0]);
+    this.name = "ModelLoadError";
+  }
+}
+
 class Runtime {
   refs = 1;
 
@@ -89,7 +101,12 @@ export async function loadModelRuntime(settings: ModelSettings | undefined, port
     active.refs++;
     return;
   }
-  const next = await Runtime.load(settings, port);
+  let next: Runtime;
+  try {
+    next = await Runtime.load(settings, port);
+  } catch (err) {
+    throw new ModelLoadError(err instanceof Error ? err.message : String(err));
+  }
   await unloadModelRuntime();
   active = next;
   slots = next.slots;

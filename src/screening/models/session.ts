@@ -36,7 +36,7 @@ const BATCH_TOKENS = 4096;
 const MAX_BATCH = 64;
 
 /** Where onnxruntime-node keeps its native libraries, and the CUDA provider's among them (a separate install: docs/learned-detectors.md#gpu). */
-function cudaProviderPath(): string {
+export function cudaProviderPath(): string {
   const bin = join(dirname(createRequire(import.meta.url).resolve("onnxruntime-node")), "..", "bin", "napi-v6", process.platform, process.arch);
   return join(bin, process.platform === "win32" ? "onnxruntime_providers_cuda.dll" : "libonnxruntime_providers_cuda.so");
 }

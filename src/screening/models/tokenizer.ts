@@ -165,7 +165,8 @@ export class TextTokenizer {
     const Class = typeof named === "function" && named.prototype instanceof t.PreTrainedTokenizer ? (named as typeof t.PreTrainedTokenizer) : t.PreTrainedTokenizer;
     let tok: PreTrainedTokenizer;
     try {
-      tok = new Class(json, config);
+      // The library wants every component named, null when absent, as the Rust library saves them.
+      tok = new Class({ normalizer: null, pre_tokenizer: null, post_processor: null, decoder: null, added_tokens: [], ...json }, config);
     } catch (err) {
       throw new Error(`the tokenizer cannot be built: ${(err instanceof Error ? err.message : String(err)).split("\n")[0]}`);
     }

@@ -44,7 +44,7 @@ import { projectService, projectsScreenedBy } from "./projects/service.js";
 import { projectRequestViolations } from "./projects/validation.js";
 import { projectFile } from "./paths.js";
 import { openRepositories, type Repositories } from "./repositories.js";
-import { detectorsVersion, loadDetectors, prepareDetectors, releaseDetectors } from "./screening/registry.js";
+import { detectorsVersion, loadDetectors, prepareDetectors, releaseDetectors, screeningTextCost } from "./screening/registry.js";
 import { createConsoleHandler } from "./server/console.js";
 import { createHttpHandler, type RequestLoad } from "./server/http-handler.js";
 import { listen, type Listener } from "./server/listener.js";
@@ -142,6 +142,7 @@ function guardDepsOf(config: Config, repos: Repositories, run: Pick<GuardDeps, "
     ...repos,
     ...run,
     prepare: prepareDetectors,
+    textCost: screeningTextCost,
     modelVersion: detectorsVersion,
     maxMessages: config.maxMessages,
     maxBodyBytes: config.maxBodyBytes,

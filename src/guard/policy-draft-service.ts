@@ -16,7 +16,7 @@ import type { Projects } from "../projects/repository.js";
 import { screen, type Screening } from "../screening/engine.js";
 import { apiErrorOf } from "./request-screener.js";
 import { screeningPolicyOf } from "./screening-policy.js";
-import { partsOf, type Part } from "../screening/parts.js";
+import { partsOf } from "../screening/parts.js";
 import { detectFnOf, type PrepareDetectors } from "../screening/registry.js";
 import { policyInputOf } from "../policies/convert.js";
 import { lintPolicy } from "./lint.js";

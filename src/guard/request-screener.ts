@@ -22,6 +22,12 @@ export interface ScreenerDeps {
   workerThresholdChars: number;
   /** Scores the parts with the configured models before the synchronous engine runs. */
   prepare?: PrepareDetectors;
+  /**
+   * What screening a character costs this thread, relative to the built-in detectors alone:
+   * configured models tokenize the text here too (docs/decisions.md#model-runtime), so a request
+   * goes to a worker at a proportionally smaller size.
+   */
+  textCost?: () => number;
   /** True while this thread has requests other than the one asking (the HTTP handler's count). */
   busy?: () => boolean;
   metrics?: Metrics;
@@ -45,7 +51,7 @@ export class RequestScreener {
     for (const p of parts) chars += p.text.length;
     try {
       const { pool, metrics } = this.deps;
-      const large = place === "worker" || chars >= this.deps.workerThresholdChars;
+      const large = place === "worker" || chars * (this.deps.textCost?.() ?? 1) >= this.deps.workerThresholdChars;
       if (pool && (large || (place === "auto" && this.deps.busy?.() && pool.hasRoom()))) {
         metrics?.screenings.inc({ thread: "worker" });
         return await pool.run(policy, guardrails, parts, org, deadline, !large);

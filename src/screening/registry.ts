@@ -7,7 +7,7 @@ import type { DetectFn, DetectorDefinition, DetectorKind } from "./detector.js";
 import { detectorDefinitions } from "./detectors/index.generated.js";
 import type { MessagePort } from "node:worker_threads";
 import { loadModels, MODEL_VERSION } from "./detectors/learned/runtime/models.js";
-import { loadModelRuntime, modelPort, modelVersions, prepareModels, releaseModelRuntime, type Placement } from "./models/runtime.js";
+import { loadModelRuntime, modelPort, modelVersions, prepareModels, releaseModelRuntime, textCost, type Placement } from "./models/runtime.js";
 import type { ModelSettings } from "./models/settings.js";
 import type { Part } from "./parts.js";
 import type { FamilyCounter, LogFamily } from "./vocabulary.js";
@@ -86,6 +86,9 @@ export function detectorPort(): MessagePort | undefined {
 export type PrepareDetectors = (parts: Part[], placements?: readonly Placement[], deadline?: number) => Promise<void>;
 
 export const prepareDetectors: PrepareDetectors = prepareModels;
+
+/** What screening a character costs with the configured models, relative to the built-in detectors alone (worker placement). */
+export const screeningTextCost: () => number = textCost;
 
 /** The detector set's version for dev_info.model_version: the shipped models, then every configured model as slot:name. */
 export function detectorsVersion(): string {

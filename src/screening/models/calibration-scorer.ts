@@ -1,4 +1,5 @@
-// A model folder's scores for `parapet calibrate` (docs/calibration.md): the
+// A model folder's scores for `parapet calibrate`
+// (docs/learned-detectors.md#levels-and-the-calibration-file): the
 // same tokenizer, windows, label map and inference as the service, on a model
 // thread of its own, and per row one score per detector label: a text
 // classifier's label probability (its highest window's), a token classifier's

@@ -68,7 +68,10 @@ function wordUnits(probs: Float64Array, outputs: number, t: Tokenized, strategy:
       let top = -1;
       for (const j of tokens) {
         const s = probs[j * outputs + argmax(probs, j * outputs, outputs)];
-        if (s > top) (top = s), (pick = j);
+        if (s > top) {
+          top = s;
+          pick = j;
+        }
       }
     }
     const k = argmax(probs, pick * outputs, outputs);

@@ -24,7 +24,7 @@ export interface ModelFolder {
 }
 
 /** Where an export puts its graph, in the order they are looked for: Optimum writes the root, transformers.js folders use onnx/. */
-export const ONNX_FILES = ["onnx/model.onnx", "onnx/model_quantized.onnx", "model.onnx", "model_quantized.onnx"];
+const ONNX_FILES = ["onnx/model.onnx", "onnx/model_quantized.onnx", "model.onnx", "model_quantized.onnx"];
 
 function readJson(path: string, what: string): unknown {
   let text: string;
@@ -67,7 +67,7 @@ function tokenizerJsonOf(value: unknown, what: string): TokenizerJson {
   const type = model?.type;
   if (typeof type !== "string") throw new Error(`${what} names no tokenizer model type (model.type)`);
   if (!(TOKENIZER_TYPES as readonly string[]).includes(type)) throw new Error(`${what}: tokenizer model type ${type} is not supported (${TOKENIZER_TYPES.join(", ")} are)`);
-  return json as TokenizerJson;
+  return json;
 }
 
 /** The most tokens the model takes: the tokenizer's model_max_length, else the position embeddings (RoBERTa-family positions start after the padding index). */

@@ -6,8 +6,6 @@
 /** The built-in detectors a configured model can serve. */
 export type ModelSlot = "prompt_attack" | "moderation" | "pii";
 
-export const MODEL_SLOTS: readonly ModelSlot[] = ["prompt_attack", "moderation", "pii"];
-
 /** Each slot's detector labels: the detector type without its family prefix. */
 export const SLOT_LABELS: Record<ModelSlot, readonly string[]> = {
   prompt_attack: ["prompt_attack"],

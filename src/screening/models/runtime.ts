@@ -130,6 +130,15 @@ export function modelPort(): MessagePort | undefined {
   return active?.host?.port();
 }
 
+/**
+ * What screening a character costs the thread that screens, relative to the
+ * built-in detectors alone: each configured model's tokenizer (transformers.js)
+ * costs about as much per character as every built-in detector together.
+ */
+export function textCost(): number {
+  return 1 + (slots?.size ?? 0);
+}
+
 /** dev_info.model_version's part: each configured model as slot:name. */
 export function modelVersions(): string[] {
   return active ? [...active.slots.values()].map((s) => s.version) : [];

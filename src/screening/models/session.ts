@@ -177,7 +177,7 @@ export class ModelSession {
     }
     const result = await this.session.run(feeds);
     const out = result[this.output] as TypedTensor<"float32"> | TypedTensor<"float16"> | TypedTensor<"float64">;
-    const values: ArrayLike<number> = out.type === "float16" ? Array.from(out.data as Uint16Array, fromHalf) : (out.data as Float32Array | Float64Array);
+    const values: ArrayLike<number> = out.type === "float16" ? Array.from(out.data, fromHalf) : out.data;
     const perRow = out.dims[out.dims.length - 1];
     const rows: Float32Array[] = [];
     windows.forEach((w, b) => {

@@ -20,12 +20,12 @@ import type { SlotInfo } from "./worker.js";
 
 /**
  * Levels of a model nobody calibrated here are read off its probability
- * (docs/learned-detectors.md#levels); `parapet calibrate` writes thresholds
+ * (docs/learned-detectors.md#levels-and-the-calibration-file); `parapet calibrate` writes thresholds
  * chosen on the operator's own data.
  */
-export const DEFAULT_THRESHOLDS: LevelThresholds = { l1_confident: 0.98, l2_very_likely: 0.9, l3_likely: 0.75, l4_less_likely: 0.5 };
+const DEFAULT_THRESHOLDS: LevelThresholds = { l1_confident: 0.98, l2_very_likely: 0.9, l3_likely: 0.75, l4_less_likely: 0.5 };
 
-export const CALIBRATION_FILE = "parapet-calibration.json";
+const CALIBRATION_FILE = "parapet-calibration.json";
 
 /** A text's result: per label of a text classifier, or the entities of a token classifier with their detector label. */
 export type TextResult = { scores: LabelScore[] } | { entities: { label: string; start: number; end: number; score: number }[] };
@@ -87,7 +87,7 @@ export async function readSlotFiles(s: SlotSettings, m: ModelSettings): Promise<
 const SHORT_KEY = 1024;
 let lastText = "";
 let lastKey = "";
-export function keyOf(text: string): string {
+function keyOf(text: string): string {
   if (text.length <= SHORT_KEY) return `=${text}`;
   // The engine hands every detector of a part the same string: one remembered digest spares hashing it again.
   if (text !== lastText) {

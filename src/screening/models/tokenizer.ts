@@ -66,6 +66,11 @@ function hasType(component: unknown, type: string): boolean {
   return false;
 }
 
+/** The one private member read (see the header): the tokenizer's normalizer, text to text, or none. */
+interface Normalizing {
+  _tokenizer: { normalizer: ((text: string) => string) | null };
+}
+
 /** Clusters seen are remembered up to this many, then forgotten at once (text can hold any number of distinct ones). */
 const MAX_CLUSTERS = 65_536;
 
@@ -80,7 +85,7 @@ function surfacesOf(tok: PreTrainedTokenizer, json: TokenizerJson): TokenSurface
   const unknown = tok.unk_token_id;
   const decoder = byteLevel ? byteDecoder() : undefined;
   const spaces = byteLevel ? ASCII_SPACE : ANY_SPACE;
-  const normalize = tok._tokenizer.normalizer;
+  const normalize = (tok as unknown as Normalizing)._tokenizer.normalizer;
   const bytes: (Uint8Array | null | undefined)[] = [];
   const clusters = new Map<string, Uint8Array>();
 

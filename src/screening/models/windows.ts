@@ -61,7 +61,7 @@ function windowSpan(t: Tokenized, w: Windows, i: number, textLength: number): { 
   return { start: a === 0 || n === 0 ? 0 : t.starts[a], end: b === n || n === 0 ? textLength : t.ends[b - 1] };
 }
 
-export function probabilities(logits: ArrayLike<number>, activation: Activation): Float64Array {
+function probabilities(logits: ArrayLike<number>, activation: Activation): Float64Array {
   const p = Float64Array.from(logits);
   if (activation === "sigmoid") for (let i = 0; i < p.length; i++) p[i] = 1 / (1 + Math.exp(-p[i]));
   else if (activation === "softmax") {

@@ -143,7 +143,7 @@ function accept(job: Job, from: Endpoint): void {
   void drain();
 }
 
-function serve(port: MessagePort | NonNullable<typeof parentPort>): void {
+function serve(port: MessagePort): void {
   port.on("message", (m: HostMessage) => {
     if ("connect" in m) serve(m.connect);
     else if ("describe" in m) port.postMessage({ describe: m.describe, slots: infos } satisfies DescribeReply);

@@ -129,3 +129,27 @@ describe("/v2/guard over the Connect client", () => {
     ).toEqual(["moderated_content/violence", "pii/address", "pii/name", "prompt_attack"]);
   });
 });
+
+describe("placement with configured models", () => {
+  it("sends a request to a worker at a smaller size: each model tokenizes the text on the thread that screens", async () => {
+    // Three models: a character costs four times what the built-in detectors alone cost, so 2,500
+    // characters count as 10,000, over the default 8,000.
+    const server = await startTestServer({ ...ALL_MODELS, PARAPET_SCREENING_WORKERS: "1" });
+    try {
+      const screenings = async () => {
+        const metrics = await (await fetch(`${server.url}/metrics`)).text();
+        const count = (thread: string) => Number(new RegExp(`parapet_screenings_total\\{thread="${thread}"\\} (\\d+)`).exec(metrics)?.[1] ?? 0);
+        return { inline: count("inline"), worker: count("worker") };
+      };
+      const before = await screenings();
+      await guard(server, "What is the weather today? ".repeat(100));
+      const after = await screenings();
+      expect(after.worker - before.worker).toBe(1);
+      expect(after.inline - before.inline).toBe(0);
+      await guard(server, "What is the weather today? ".repeat(40));
+      expect((await screenings()).inline - after.inline).toBe(1);
+    } finally {
+      await server.close();
+    }
+  });
+});

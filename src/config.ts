@@ -240,11 +240,9 @@ export function cliApiOf(env: NodeJS.ProcessEnv = process.env): {
  * further when they load, at start-up.
  */
 export function modelSettingsOf(env: NodeJS.ProcessEnv): ModelSettings | undefined {
-  const slots = [
-    slotOf(env, "prompt_attack", "PARAPET_PROMPT_ATTACK") ?? olderPromptAttackOf(env),
-    slotOf(env, "moderation", "PARAPET_MODERATION") ?? olderModerationOf(env),
-    slotOf(env, "pii", "PARAPET_PII"),
-  ].filter((s): s is SlotSettings => s !== undefined);
+  const slots = [slotOf(env, "prompt_attack") ?? olderPromptAttackOf(env), slotOf(env, "moderation") ?? olderModerationOf(env), slotOf(env, "pii")].filter(
+    (s): s is SlotSettings => s !== undefined,
+  );
   const general = {
     windowTokens: int(env, "PARAPET_MODEL_WINDOW_TOKENS", 512, 16, 65_536),
     strideTokens: int(env, "PARAPET_MODEL_STRIDE_TOKENS", 128, 0, 65_536),
@@ -256,29 +254,47 @@ export function modelSettingsOf(env: NodeJS.ProcessEnv): ModelSettings | undefin
   return slots.length ? { slots, ...general } : undefined;
 }
 
+/** Each slot's settings by name; `older` is the single-file setting of earlier versions. */
+const SLOT_SETTINGS: Record<ModelSlot, { model: string; labels: string; combine: string; calibration: string; older?: string }> = {
+  prompt_attack: {
+    model: "PARAPET_PROMPT_ATTACK_MODEL",
+    labels: "PARAPET_PROMPT_ATTACK_MODEL_LABELS",
+    combine: "PARAPET_PROMPT_ATTACK_MODEL_COMBINE",
+    calibration: "PARAPET_PROMPT_ATTACK_MODEL_CALIBRATION",
+    older: "PARAPET_PROMPT_ATTACK_ONNX",
+  },
+  moderation: {
+    model: "PARAPET_MODERATION_MODEL",
+    labels: "PARAPET_MODERATION_MODEL_LABELS",
+    combine: "PARAPET_MODERATION_MODEL_COMBINE",
+    calibration: "PARAPET_MODERATION_MODEL_CALIBRATION",
+    older: "PARAPET_MODERATION_ONNX",
+  },
+  pii: { model: "PARAPET_PII_MODEL", labels: "PARAPET_PII_MODEL_LABELS", combine: "PARAPET_PII_MODEL_COMBINE", calibration: "PARAPET_PII_MODEL_CALIBRATION" },
+};
+
 /** A slot's model folder and its _LABELS, _COMBINE and _CALIBRATION; undefined when the folder is not set (nor are its siblings). */
-function slotOf(env: NodeJS.ProcessEnv, slot: ModelSlot, prefix: string): SlotSettings | undefined {
-  const setting = `${prefix}_MODEL`;
-  const siblings = ["LABELS", "COMBINE", "CALIBRATION"].map((k) => `${setting}_${k}`);
+function slotOf(env: NodeJS.ProcessEnv, slot: ModelSlot): SlotSettings | undefined {
+  const names = SLOT_SETTINGS[slot];
+  const setting = names.model;
   const dir = env[setting];
   if (!dir) {
-    const orphan = siblings.find((name) => env[name]);
+    const orphan = [names.labels, names.combine, names.calibration].find((name) => env[name]);
     if (orphan) throw new Error(`${orphan} is set but ${setting} is not`);
     return undefined;
   }
-  const older = `${prefix}_ONNX`;
-  if (env[older]) throw new Error(`${setting} and ${older} (its older name) are both set; keep ${setting}`);
+  if (names.older && env[names.older]) throw new Error(`${setting} and ${names.older} (its older name) are both set; keep ${setting}`);
   if (!statSync(dir, { throwIfNoEntry: false })?.isDirectory()) throw new Error(`${setting}: no folder at ${dir}`);
-  const labelsSetting = `${setting}_LABELS`;
-  const calibration = env[`${setting}_CALIBRATION`] || undefined;
-  if (calibration && !statSync(calibration, { throwIfNoEntry: false })?.isFile()) throw new Error(`${setting}_CALIBRATION: no file at ${calibration}`);
+  const calibration = env[names.calibration] || undefined;
+  if (calibration && !statSync(calibration, { throwIfNoEntry: false })?.isFile()) throw new Error(`${names.calibration}: no file at ${calibration}`);
+  const labels = env[names.labels];
   return {
     slot,
     setting,
     dir,
-    labels: env[labelsSetting] ? parseLabelPairs(env[labelsSetting], labelsSetting) : undefined,
-    labelsSetting,
-    combine: combineOf(env, slot, `${setting}_COMBINE`),
+    labels: labels ? parseLabelPairs(labels, names.labels) : undefined,
+    labelsSetting: names.labels,
+    combine: combineOf(env, slot, names.combine),
     calibration,
   };
 }
@@ -305,7 +321,7 @@ function olderPromptAttackOf(env: NodeJS.ProcessEnv): SlotSettings | undefined {
     files,
     labels: label ? [{ detector: "prompt_attack", model: label.trim() }] : undefined,
     labelsSetting: "PARAPET_PROMPT_ATTACK_ONNX_LABEL",
-    combine: combineOf(env, "prompt_attack", "PARAPET_PROMPT_ATTACK_MODEL_COMBINE"),
+    combine: combineOf(env, "prompt_attack", SLOT_SETTINGS.prompt_attack.combine),
     thresholds: thresholdsOf(env, "PARAPET_PROMPT_ATTACK_ONNX_THRESHOLDS"),
   };
 }
@@ -331,7 +347,7 @@ function olderModerationOf(env: NodeJS.ProcessEnv): SlotSettings | undefined {
     files,
     labels: olderLabelMapOf(raw),
     labelsSetting: "PARAPET_MODERATION_ONNX_LABELS",
-    combine: combineOf(env, "moderation", "PARAPET_MODERATION_MODEL_COMBINE"),
+    combine: combineOf(env, "moderation", SLOT_SETTINGS.moderation.combine),
     thresholds: thresholdsOf(env, "PARAPET_MODERATION_ONNX_THRESHOLDS"),
     // The older settings took each output as its own label unless told otherwise.
     activation: (activation as "sigmoid" | "softmax" | undefined) ?? "sigmoid",

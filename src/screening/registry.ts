@@ -53,7 +53,7 @@ export function reportsPayload(type: string): boolean {
 }
 
 export interface DetectorOptions {
-  /** Configured models that serve built-in detectors (docs/learned-detectors.md#models). */
+  /** Configured models that serve built-in detectors (docs/learned-detectors.md#configured-models). */
   models?: ModelSettings;
   /** On a screening worker: its port to the model thread the main thread started. */
   modelPort?: MessagePort;

@@ -326,7 +326,7 @@ export type MsgResult = Message<"parapet.v1.MsgResult"> & {
 
   /**
    * Extension: the configured model that produced this detection (a model folder's name, or
-   * judge:<model>); absent for the built-in detectors (docs/learned-detectors.md#models).
+   * judge:<model>); absent for the built-in detectors (docs/learned-detectors.md#configured-models).
    *
    * @generated from field: optional string model = 7;
    */

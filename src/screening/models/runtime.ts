@@ -1,4 +1,4 @@
-// The configured models of this thread (docs/learned-detectors.md#models):
+// The configured models of this thread (docs/learned-detectors.md#configured-models):
 // loaded at start-up, scored in the asynchronous pre-pass before the
 // synchronous engine runs, and read by the detectors they serve. Without a
 // configured model nothing here runs: the detectors ask one Map and go on.

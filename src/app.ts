@@ -47,7 +47,7 @@ import { openRepositories, type Repositories } from "./repositories.js";
 import { Judge, type JudgeObserver } from "./screening/judges/judge.js";
 import { JudgePrepass } from "./screening/judges/prepass.js";
 import { judgeModelName } from "./screening/judges/settings.js";
-import { detectorsVersion, loadDetectors, prepareDetectors } from "./screening/registry.js";
+import { detectorsVersion, loadDetectors, prepareDetectors, releaseDetectors, screeningTextCost } from "./screening/registry.js";
 import { createConsoleHandler } from "./server/console.js";
 import { createHttpHandler, type HttpHandlerParts, type RequestLoad } from "./server/http-handler.js";
 import { listen, type Listener } from "./server/listener.js";
@@ -169,6 +169,7 @@ function guardDepsOf(config: Config, repos: Repositories, run: Pick<GuardDeps, "
     ...repos,
     ...run,
     prepare: prepareDetectors,
+    textCost: screeningTextCost,
     modelVersion: judgeName ? () => `${detectorsVersion()}+${judgeName}` : detectorsVersion,
     maxMessages: config.maxMessages,
     maxBodyBytes: config.maxBodyBytes,
@@ -242,8 +243,10 @@ export async function startApp(config: Config, log: Logger = createLogger(config
   const closers: (() => unknown)[] = [() => db.close()];
   try {
     const repos = await openStore(db, config, log);
-    const detectorOptions = { promptAttackOnnx: config.promptAttackOnnx, moderationOnnx: config.moderationOnnx };
+    const detectorOptions = { models: config.models };
     await loadDetectorsLogged(detectorOptions, log);
+    // The model thread stops after the workers that use it.
+    closers.push(() => releaseDetectors(detectorOptions));
     const keys = { keysFile: config.bootstrapKeysFile, platformKey: config.bootstrapPlatformKey, screeningKey: config.bootstrapScreeningKey };
     await bootstrap(repos.orgs, repos.keys, keys, log);
 

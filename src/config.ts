@@ -5,13 +5,9 @@ import { availableParallelism } from "node:os";
 import path from "node:path";
 import { readCalibration } from "./screening/calibration/file.js";
 import type { LevelThresholds } from "./screening/detectors/learned/runtime/levels.js";
-import {
-  MODERATION_CATEGORIES,
-  type Activation,
-  type ModerationCategory,
-  type OnnxModerationOptions,
-  type OnnxPromptAttackOptions,
-} from "./screening/detectors/learned/runtime/onnx-classifier.js";
+import { AGGREGATIONS } from "./screening/models/entities.js";
+import { parseLabelPairs, SLOT_LABELS, type LabelPair, type ModelSlot } from "./screening/models/labels.js";
+import type { Combine, ModelSettings, SlotSettings } from "./screening/models/settings.js";
 import { FAIL_MODES, JUDGE_DEFAULTS, JUDGE_FORMATS, judgeModelName, type JudgeSettings } from "./screening/judges/settings.js";
 
 export interface Config {
@@ -56,10 +52,8 @@ export interface Config {
   screeningQueue: number;
   screeningQueuePerOrg: number;
   screeningMaxWaitMs: number;
-  /** A bring-your-own ONNX prompt_attack model, when PARAPET_PROMPT_ATTACK_ONNX is set. */
-  promptAttackOnnx?: OnnxPromptAttackOptions;
-  /** A bring-your-own ONNX moderation model, when PARAPET_MODERATION_ONNX is set. */
-  moderationOnnx?: OnnxModerationOptions;
+  /** Models that serve built-in detectors (docs/configuration.md#models), when any is configured. */
+  models?: ModelSettings;
   /** Journal segments whose damage the operator accepts losing (docs/storage.md#damaged-journal). */
   acceptJournalLoss: string[];
   /** How long start-up waits for the previous owner of the data directory to exit. */
@@ -137,8 +131,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     screeningQueue: int(env, "PARAPET_SCREENING_QUEUE", 256, 1, 100_000),
     screeningQueuePerOrg: int(env, "PARAPET_SCREENING_QUEUE_PER_ORG", 64, 1, 100_000),
     screeningMaxWaitMs: int(env, "PARAPET_SCREENING_MAX_WAIT_MS", 5_000, 10, 600_000),
-    promptAttackOnnx: promptAttackOnnxOf(env),
-    moderationOnnx: moderationOnnxOf(env),
+    models: modelSettingsOf(env),
     acceptJournalLoss: journalNamesOf(env, "PARAPET_ACCEPT_JOURNAL_LOSS"),
     lockWaitMs: int(env, "PARAPET_LOCK_WAIT_MS", 10_000, 0, 600_000),
     authFailureBurst: int(env, "PARAPET_AUTH_FAILURE_BURST", 20, 1, 1_000_000),
@@ -265,27 +258,103 @@ export function cliApiOf(env: NodeJS.ProcessEnv = process.env): {
   };
 }
 
-/** Options from PARAPET_PROMPT_ATTACK_ONNX / _TOKENIZER / _THRESHOLDS / _LABEL, or undefined when unset. */
-export function promptAttackOnnxOf(env: NodeJS.ProcessEnv): OnnxPromptAttackOptions | undefined {
-  const files = onnxFilesOf(env, "PARAPET_PROMPT_ATTACK_ONNX", "PARAPET_PROMPT_ATTACK_TOKENIZER", [
-    "PARAPET_PROMPT_ATTACK_ONNX_THRESHOLDS",
-    "PARAPET_PROMPT_ATTACK_ONNX_LABEL",
-  ]);
-  if (!files) return undefined;
-  const o: OnnxPromptAttackOptions = { ...files };
-  const thresholds = thresholdsOf(env, "PARAPET_PROMPT_ATTACK_ONNX_THRESHOLDS");
-  if (thresholds) o.thresholds = thresholds;
-  const label = env.PARAPET_PROMPT_ATTACK_ONNX_LABEL;
-  if (label) {
-    if (!/^\d+$/.test(label.trim())) throw new Error(`PARAPET_PROMPT_ATTACK_ONNX_LABEL must be an output index (an integer from 0), got '${label}'`);
-    o.attackLabel = Number(label);
-  }
-  return o;
+/**
+ * The configured models (docs/configuration.md#models): a Hugging Face model
+ * folder per slot, or for prompt_attack and moderation the older
+ * single-file settings; undefined when none is set. Folders are checked
+ * further when they load, at start-up.
+ */
+export function modelSettingsOf(env: NodeJS.ProcessEnv): ModelSettings | undefined {
+  const slots = [slotOf(env, "prompt_attack") ?? olderPromptAttackOf(env), slotOf(env, "moderation") ?? olderModerationOf(env), slotOf(env, "pii")].filter(
+    (s): s is SlotSettings => s !== undefined,
+  );
+  const general = {
+    windowTokens: int(env, "PARAPET_MODEL_WINDOW_TOKENS", 512, 16, 65_536),
+    strideTokens: int(env, "PARAPET_MODEL_STRIDE_TOKENS", 128, 0, 65_536),
+    device: oneOf(env, "PARAPET_MODEL_DEVICE", "cpu", ["cpu", "cuda"] as const),
+    aggregation: oneOf(env, "PARAPET_PII_MODEL_AGGREGATION", "first", AGGREGATIONS),
+    threads: int(env, "PARAPET_MODEL_THREADS", availableParallelism(), 1, 1024),
+  };
+  if (env.PARAPET_PII_MODEL_AGGREGATION && !slots.some((s) => s.slot === "pii")) throw new Error("PARAPET_PII_MODEL_AGGREGATION is set but PARAPET_PII_MODEL is not");
+  return slots.length ? { slots, ...general } : undefined;
 }
 
-/** Options from PARAPET_MODERATION_ONNX / _TOKENIZER / _ONNX_LABELS / _ONNX_THRESHOLDS / _ONNX_ACTIVATION, or undefined when unset. */
-export function moderationOnnxOf(env: NodeJS.ProcessEnv): OnnxModerationOptions | undefined {
-  const files = onnxFilesOf(env, "PARAPET_MODERATION_ONNX", "PARAPET_MODERATION_TOKENIZER", [
+/** Each slot's settings by name; `older` is the single-file setting of earlier versions. */
+const SLOT_SETTINGS: Record<ModelSlot, { model: string; labels: string; combine: string; calibration: string; older?: string }> = {
+  prompt_attack: {
+    model: "PARAPET_PROMPT_ATTACK_MODEL",
+    labels: "PARAPET_PROMPT_ATTACK_MODEL_LABELS",
+    combine: "PARAPET_PROMPT_ATTACK_MODEL_COMBINE",
+    calibration: "PARAPET_PROMPT_ATTACK_MODEL_CALIBRATION",
+    older: "PARAPET_PROMPT_ATTACK_ONNX",
+  },
+  moderation: {
+    model: "PARAPET_MODERATION_MODEL",
+    labels: "PARAPET_MODERATION_MODEL_LABELS",
+    combine: "PARAPET_MODERATION_MODEL_COMBINE",
+    calibration: "PARAPET_MODERATION_MODEL_CALIBRATION",
+    older: "PARAPET_MODERATION_ONNX",
+  },
+  pii: { model: "PARAPET_PII_MODEL", labels: "PARAPET_PII_MODEL_LABELS", combine: "PARAPET_PII_MODEL_COMBINE", calibration: "PARAPET_PII_MODEL_CALIBRATION" },
+};
+
+/** A slot's model folder and its _LABELS, _COMBINE and _CALIBRATION; undefined when the folder is not set (nor are its siblings). */
+function slotOf(env: NodeJS.ProcessEnv, slot: ModelSlot): SlotSettings | undefined {
+  const names = SLOT_SETTINGS[slot];
+  const setting = names.model;
+  const dir = env[setting];
+  if (!dir) {
+    const orphan = [names.labels, names.combine, names.calibration].find((name) => env[name]);
+    if (orphan) throw new Error(`${orphan} is set but ${setting} is not`);
+    return undefined;
+  }
+  if (names.older && env[names.older]) throw new Error(`${setting} and ${names.older} (its older name) are both set; keep ${setting}`);
+  if (!statSync(dir, { throwIfNoEntry: false })?.isDirectory()) throw new Error(`${setting}: no folder at ${dir}`);
+  const calibration = env[names.calibration] || undefined;
+  if (calibration && !statSync(calibration, { throwIfNoEntry: false })?.isFile()) throw new Error(`${names.calibration}: no file at ${calibration}`);
+  const labels = env[names.labels];
+  return {
+    slot,
+    setting,
+    dir,
+    labels: labels ? parseLabelPairs(labels, names.labels) : undefined,
+    labelsSetting: names.labels,
+    combine: combineOf(env, slot, names.combine),
+    calibration,
+  };
+}
+
+/**
+ * A pii model adds to the exact detectors' spans by default (the issue's
+ * "merged with the exact detectors' spans"); a text classifier replaces the
+ * built-in head (docs/decisions.md#model-runtime).
+ */
+function combineOf(env: NodeJS.ProcessEnv, slot: ModelSlot, name: string): Combine {
+  return oneOf<Combine>(env, name, slot === "pii" ? "max" : "replace", ["replace", "max"]);
+}
+
+/** The older prompt_attack settings: PARAPET_PROMPT_ATTACK_ONNX / _TOKENIZER / _ONNX_THRESHOLDS / _ONNX_LABEL. */
+function olderPromptAttackOf(env: NodeJS.ProcessEnv): SlotSettings | undefined {
+  const setting = "PARAPET_PROMPT_ATTACK_ONNX";
+  const files = onnxFilesOf(env, setting, "PARAPET_PROMPT_ATTACK_TOKENIZER", ["PARAPET_PROMPT_ATTACK_ONNX_THRESHOLDS", "PARAPET_PROMPT_ATTACK_ONNX_LABEL"]);
+  if (!files) return undefined;
+  const label = env.PARAPET_PROMPT_ATTACK_ONNX_LABEL;
+  if (label && !/^\d+$/.test(label.trim())) throw new Error(`PARAPET_PROMPT_ATTACK_ONNX_LABEL must be an output index (an integer from 0), got '${label}'`);
+  return {
+    slot: "prompt_attack",
+    setting,
+    files,
+    labels: label ? [{ detector: "prompt_attack", model: label.trim() }] : undefined,
+    labelsSetting: "PARAPET_PROMPT_ATTACK_ONNX_LABEL",
+    combine: combineOf(env, "prompt_attack", SLOT_SETTINGS.prompt_attack.combine),
+    thresholds: thresholdsOf(env, "PARAPET_PROMPT_ATTACK_ONNX_THRESHOLDS"),
+  };
+}
+
+/** The older moderation settings: PARAPET_MODERATION_ONNX / _TOKENIZER / _ONNX_LABELS / _ONNX_THRESHOLDS / _ONNX_ACTIVATION. */
+function olderModerationOf(env: NodeJS.ProcessEnv): SlotSettings | undefined {
+  const setting = "PARAPET_MODERATION_ONNX";
+  const files = onnxFilesOf(env, setting, "PARAPET_MODERATION_TOKENIZER", [
     "PARAPET_MODERATION_ONNX_LABELS",
     "PARAPET_MODERATION_ONNX_THRESHOLDS",
     "PARAPET_MODERATION_ONNX_ACTIVATION",
@@ -293,15 +362,21 @@ export function moderationOnnxOf(env: NodeJS.ProcessEnv): OnnxModerationOptions 
   if (!files) return undefined;
   const raw = env.PARAPET_MODERATION_ONNX_LABELS;
   if (!raw) throw new Error(`PARAPET_MODERATION_ONNX is set but PARAPET_MODERATION_ONNX_LABELS (which output is which category, e.g. "hate=0,sexual=1") is not`);
-  const o: OnnxModerationOptions = { ...files, labels: labelMapOf(raw) };
-  const thresholds = thresholdsOf(env, "PARAPET_MODERATION_ONNX_THRESHOLDS");
-  if (thresholds) o.thresholds = thresholds;
   const activation = env.PARAPET_MODERATION_ONNX_ACTIVATION;
-  if (activation) {
-    if (activation !== "sigmoid" && activation !== "softmax") throw new Error(`PARAPET_MODERATION_ONNX_ACTIVATION must be sigmoid or softmax, got '${activation}'`);
-    o.activation = activation satisfies Activation;
+  if (activation && activation !== "sigmoid" && activation !== "softmax") {
+    throw new Error(`PARAPET_MODERATION_ONNX_ACTIVATION must be sigmoid or softmax, got '${activation}'`);
   }
-  return o;
+  return {
+    slot: "moderation",
+    setting,
+    files,
+    labels: olderLabelMapOf(raw),
+    labelsSetting: "PARAPET_MODERATION_ONNX_LABELS",
+    combine: combineOf(env, "moderation", SLOT_SETTINGS.moderation.combine),
+    thresholds: thresholdsOf(env, "PARAPET_MODERATION_ONNX_THRESHOLDS"),
+    // The older settings took each output as its own label unless told otherwise.
+    activation: (activation as "sigmoid" | "softmax" | undefined) ?? "sigmoid",
+  };
 }
 
 /** The model and tokenizer paths, both existing files; undefined when the model is unset and so are its siblings. */
@@ -336,24 +411,24 @@ function thresholdsOf(env: NodeJS.ProcessEnv, name: string): LevelThresholds | u
   return { l1_confident: t[0], l2_very_likely: t[1], l3_likely: t[2], l4_less_likely: t[3] };
 }
 
-/** "hate=0,sexual=1": the moderation model's output index of each category it scores. */
-function labelMapOf(raw: string): Partial<Record<ModerationCategory, number>> {
+/** "hate=0,sexual=1": the older moderation setting's output index of each category. */
+function olderLabelMapOf(raw: string): LabelPair[] {
   const name = "PARAPET_MODERATION_ONNX_LABELS";
-  const map: Partial<Record<ModerationCategory, number>> = {};
-  const byIndex = new Map<number, string>();
+  const categories = SLOT_LABELS.moderation;
+  const pairs: LabelPair[] = [];
+  const byIndex = new Map<string, string>();
   for (const entry of raw.split(",")) {
     const m = /^\s*([^=\s]+)\s*=\s*(\d+)\s*$/.exec(entry);
     if (!m) throw new Error(`${name}: '${entry.trim()}' is not category=index (e.g. "hate=0,sexual=1")`);
-    const category = m[1] as ModerationCategory;
-    const index = Number(m[2]);
-    if (!MODERATION_CATEGORIES.includes(category)) throw new Error(`${name}: unknown category '${m[1]}'; the categories are ${MODERATION_CATEGORIES.join(", ")}`);
-    if (map[category] !== undefined) throw new Error(`${name}: ${category} is given twice`);
-    const other = byIndex.get(index);
+    const [, category, index] = m;
+    if (!categories.includes(category)) throw new Error(`${name}: unknown category '${category}'; the categories are ${categories.join(", ")}`);
+    if (pairs.some((p) => p.detector === category)) throw new Error(`${name}: ${category} is given twice`);
+    const other = byIndex.get(String(Number(index)));
     if (other) throw new Error(`${name}: index ${index} is given to both ${other} and ${category}`);
-    map[category] = index;
-    byIndex.set(index, category);
+    pairs.push({ detector: category, model: String(Number(index)) });
+    byIndex.set(String(Number(index)), category);
   }
-  return map;
+  return pairs;
 }
 
 // ---- LLM judge (docs/judges.md#settings) ----

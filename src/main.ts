@@ -3,6 +3,7 @@ import v8 from "node:v8";
 import { startApp } from "./app.js";
 import { loadConfig, type Config } from "./config.js";
 import { createLogger } from "./observability/logger.js";
+import { ModelLoadError } from "./screening/models/runtime.js";
 
 // Most of what a request allocates dies young, but some outlives a scavenge
 // and is promoted; by default V8 then lets the old generation grow up to four
@@ -49,6 +50,11 @@ try {
   process.on("SIGTERM", () => stop("SIGTERM"));
   process.on("SIGINT", () => stop("SIGINT"));
 } catch (err) {
+  // A configured model that cannot serve is a setting to fix, told as loadConfig's are.
+  if (err instanceof ModelLoadError) {
+    process.stderr.write(`parapet: configuration error: ${err.message}\n`);
+    process.exit(2);
+  }
   log.fatal({ err: err instanceof Error ? err.message : String(err) }, "start-up failed");
   process.exit(1);
 }

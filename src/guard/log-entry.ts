@@ -72,6 +72,7 @@ const spansOutsideText = new Set(["tool_access_control"]);
 
 function resultOf(o: Outcome, keepSpans: boolean): StoredLogResult {
   const entry: StoredLogResult = { detector_type: o.detectorType, result: o.level, message_id: o.messageId ?? null, tool_id: o.toolId ?? null };
+  if (o.model) entry.model = o.model;
   // Tool definitions are not stored in the log, so their spans would point at nothing.
   if (!keepSpans || o.messageId === undefined || o.spans.length === 0 || spansOutsideText.has(o.detectorType)) return entry;
   entry.spans = o.spans.slice(0, MAX_LOGGED_SPANS).map((sp) => ({ start: sp.start, end: sp.end, labels: sp.labels.slice(0, 20).map((l) => l.slice(0, 200)) }));

@@ -16,8 +16,8 @@ import type { Projects } from "../projects/repository.js";
 import { screen, type Screening } from "../screening/engine.js";
 import { apiErrorOf } from "./request-screener.js";
 import { screeningPolicyOf } from "./screening-policy.js";
-import { partsOf, type Part } from "../screening/parts.js";
-import { detectFnOf } from "../screening/registry.js";
+import { partsOf } from "../screening/parts.js";
+import { detectFnOf, type PrepareDetectors } from "../screening/registry.js";
 import { policyInputOf } from "../policies/convert.js";
 import { lintPolicy } from "./lint.js";
 import type { Resolved } from "./resolve.js";
@@ -31,7 +31,7 @@ export interface PolicyDraftServiceDeps {
   guardrails: CustomGuardrails;
   logs: GuardLogs;
   /** Asynchronous pre-pass before screening (ONNX inference), as for /v2/guard. */
-  prepare?: (parts: Part[]) => Promise<void>;
+  prepare?: PrepareDetectors;
   /** The request deadline; screening many logs is the slowest read there is. */
   requestTimeoutMs?: number;
 }
@@ -94,7 +94,7 @@ export function policyDraftService(deps: PolicyDraftServiceDeps): ServiceImpl<ty
         const parts = partsOf(log.messages.map(messageOf), []);
         let screening: Screening;
         try {
-          await deps.prepare?.(parts);
+          await deps.prepare?.(parts, policy.detectors, deadline);
           screening = screen(policy, guardrails, parts, detectFnOf, { deadline });
         } catch (err) {
           throw apiErrorOf(err, "the preview did not complete within the request deadline; ask for fewer requests (limit)");

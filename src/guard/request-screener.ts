@@ -13,7 +13,8 @@ import { DeadlineExceededError, GuardrailLimitError, screen, type Screening, typ
 import type { JudgePrepass } from "../screening/judges/prepass.js";
 import { failModeOf } from "../screening/judges/settings.js";
 import type { Part } from "../screening/parts.js";
-import { detectFnOf } from "../screening/registry.js";
+import { ModelDeadlineError } from "../screening/models/host.js";
+import { detectFnOf, type PrepareDetectors } from "../screening/registry.js";
 import { GuardrailCache } from "./guardrail-cache.js";
 import type { ScreeningPool } from "./worker-pool.js";
 
@@ -21,8 +22,14 @@ export interface ScreenerDeps {
   /** Worker threads for requests of at least `workerThresholdChars` characters. */
   pool?: ScreeningPool;
   workerThresholdChars: number;
-  /** Scores the parts with asynchronous models (ONNX) before the synchronous engine runs. */
-  prepare?: (parts: Part[]) => Promise<void>;
+  /** Scores the parts with the configured models before the synchronous engine runs. */
+  prepare?: PrepareDetectors;
+  /**
+   * What screening a character costs this thread, relative to the built-in detectors alone:
+   * configured models tokenize the text here too (docs/decisions.md#model-runtime), so a request
+   * goes to a worker at a proportionally smaller size.
+   */
+  textCost?: () => number;
   /** The LLM judge's pre-pass (docs/judges.md#wiring), when a judge is configured. */
   judges?: JudgePrepass;
   /** True while this thread has requests other than the one asking (the HTTP handler's count). */
@@ -70,13 +77,13 @@ export class RequestScreener {
     for (const p of parts) chars += p.text.length;
     try {
       const { pool, metrics } = this.deps;
-      const large = place === "worker" || chars >= this.deps.workerThresholdChars;
+      const large = place === "worker" || chars * (this.deps.textCost?.() ?? 1) >= this.deps.workerThresholdChars;
       if (pool && (large || (place === "auto" && this.deps.busy?.() && pool.hasRoom()))) {
         metrics?.screenings.inc({ thread: "worker" });
         return await pool.run(policy, guardrails, parts, org, deadline, !large);
       }
       metrics?.screenings.inc({ thread: "inline" });
-      await this.deps.prepare?.(parts);
+      await this.deps.prepare?.(parts, policy.detectors, deadline);
       return screen(policy, this.cache.active(guardrails), parts, detectFnOf, { deadline });
     } catch (err) {
       throw apiErrorOf(err);
@@ -106,7 +113,7 @@ export class RequestScreener {
 
 /** The engine's stops as the contract's errors: past the deadline `timeout`, too many custom-guardrail matches `payload_too_large`. */
 export function apiErrorOf(err: unknown, timeoutMessage = "the request did not complete within its deadline"): unknown {
-  if (err instanceof DeadlineExceededError) return new ApiError("timeout", timeoutMessage);
+  if (err instanceof DeadlineExceededError || err instanceof ModelDeadlineError) return new ApiError("timeout", timeoutMessage);
   if (err instanceof GuardrailLimitError) return new ApiError("payload_too_large", err.message);
   return err;
 }

@@ -25,7 +25,7 @@ import type { StoredGuardrail } from "../custom-guardrails/repository.js";
 import type { Metrics } from "../observability/metrics.js";
 import { DeadlineExceededError, GuardrailLimitError, type Screening, type ScreeningPolicy } from "../screening/engine.js";
 import type { Part } from "../screening/parts.js";
-import type { DetectorOptions } from "../screening/registry.js";
+import { detectorPort, type DetectorOptions } from "../screening/registry.js";
 import type { WorkerData, WorkerJob, WorkerReply } from "./worker.js";
 
 // Compiled (dist/, `npm start`) the worker loads its JavaScript directly; from
@@ -114,7 +114,12 @@ export class ScreeningPool {
 
   private spawn(): Slot {
     const finished = new Int32Array(new SharedArrayBuffer(4));
-    const worker = new Worker(WORKER_ENTRY, { workerData: { detectors: this.detectorOptions, finished } satisfies WorkerData });
+    // Each worker reaches the model thread on a port of its own (docs/decisions.md#model-runtime).
+    const modelPort = this.detectorOptions.models ? detectorPort() : undefined;
+    const worker = new Worker(WORKER_ENTRY, {
+      workerData: { detectors: { ...this.detectorOptions, modelPort }, finished } satisfies WorkerData,
+      transferList: modelPort ? [modelPort] : [],
+    });
     let markReady: () => void;
     const ready = new Promise<void>((resolve) => (markReady = resolve));
     const slot: Slot = { worker, ready, loaded: false, jobs: [], sent: 0, finished };

@@ -4,6 +4,7 @@ import { parentPort, workerData } from "node:worker_threads";
 import type { StoredGuardrail } from "../custom-guardrails/repository.js";
 import { DeadlineExceededError, GuardrailLimitError, screen, type Screening, type ScreeningPolicy } from "../screening/engine.js";
 import { GUARDRAIL_LIMITS } from "../screening/limits.js";
+import { ModelDeadlineError } from "../screening/models/host.js";
 import { detectFnOf } from "../screening/registry.js";
 import type { Part } from "../screening/parts.js";
 import { loadDetectors, prepareDetectors, type DetectorOptions } from "../screening/registry.js";
@@ -34,10 +35,10 @@ const reply = (m: WorkerReply) => port.postMessage(m);
 async function run(job: WorkerJob): Promise<void> {
   let answer: WorkerReply;
   try {
-    await prepareDetectors(job.parts);
+    await prepareDetectors(job.parts, job.policy.detectors, job.deadline);
     answer = { id: job.id, screening: screen(job.policy, cache.active(job.guardrails), job.parts, detectFnOf, { deadline: job.deadline }) };
   } catch (err) {
-    const kind = err instanceof DeadlineExceededError ? "deadline" : err instanceof GuardrailLimitError ? "limit" : "error";
+    const kind = err instanceof DeadlineExceededError || err instanceof ModelDeadlineError ? "deadline" : err instanceof GuardrailLimitError ? "limit" : "error";
     answer = { id: job.id, error: err instanceof Error ? err.message : String(err), kind, limit: kind === "limit" ? GUARDRAIL_LIMITS.scannedChars : undefined };
   }
   Atomics.add(finished, 0, 1);

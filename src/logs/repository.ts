@@ -34,6 +34,8 @@ export interface StoredLogResult {
   spans?: StoredLogSpan[];
   /** Present (true) only when the part had more spans than were kept. */
   spans_truncated?: true;
+  /** The configured model that produced the detection (a model folder's name, or judge:<model>); absent for the built-in detectors. */
+  model?: string;
 }
 
 export interface StoredLog extends Doc {

@@ -40,6 +40,7 @@ function guardLogOf(l: StoredLog, keyNames: Map<string, string>): MessageInitSha
       toolId: r.tool_id ?? undefined,
       spans: r.spans ?? [],
       spansTruncated: r.spans_truncated,
+      model: r.model,
     })),
     eventMetadata: l.event_metadata,
     // Absent, not zero, on logs written before these were recorded.

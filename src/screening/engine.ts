@@ -46,6 +46,8 @@ export interface Outcome {
   spans: readonly OutcomeSpan[];
   /** The detector's reason for not judging the part, if it gave one (dev_info). */
   note?: string;
+  /** The configured model that produced the detection (Detection.model), for the request log. */
+  model?: string;
   customMatched: boolean;
   /** The detector's own verdict: at or over the policy threshold. */
   matched: boolean;
@@ -150,7 +152,7 @@ export function screen(
         : part.judged
           ? judgedDetection(part.judged, config.type, normalized.text, () => detect(normalized.text, part, config, context))
           : detect(normalized.text, part, config, context);
-      outcomes.push({
+      const outcome: Outcome = {
         detectorId: detectorIdOf(config.type, config.location),
         detectorType: config.type,
         location: part.location,
@@ -163,7 +165,10 @@ export function screen(
         // Deterministic detectors report l1_confident, which every threshold includes.
         matched: atOrOver(detection.level, policy.threshold),
         flagged: false,
-      });
+      };
+      // Set only when present: outcomes of the built-in detectors keep their shape.
+      if (detection.model) outcome.model = detection.model;
+      outcomes.push(outcome);
     }
     for (const g of guardrails) {
       if (!g.locations.includes(part.location)) continue;

@@ -5,8 +5,10 @@
 // order of the proto's DetectorConfig.type list (detectors/index.generated.ts).
 import type { DetectFn, DetectorDefinition, DetectorKind } from "./detector.js";
 import { detectorDefinitions } from "./detectors/index.generated.js";
-import { loadModels, loadOnnxModeration, loadOnnxPromptAttack, modelVersion, prepare } from "./detectors/learned/runtime/models.js";
-import type { OnnxModerationOptions, OnnxPromptAttackOptions } from "./detectors/learned/runtime/onnx-classifier.js";
+import type { MessagePort } from "node:worker_threads";
+import { loadModels, MODEL_VERSION } from "./detectors/learned/runtime/models.js";
+import { loadModelRuntime, modelPort, modelVersions, prepareModels, releaseModelRuntime, textCost, type Placement } from "./models/runtime.js";
+import type { ModelSettings } from "./models/settings.js";
 import type { Part } from "./parts.js";
 import type { FamilyCounter, LogFamily } from "./vocabulary.js";
 
@@ -51,23 +53,44 @@ export function reportsPayload(type: string): boolean {
 }
 
 export interface DetectorOptions {
-  /** A bring-your-own ONNX model that replaces the built-in prompt_attack scores. */
-  promptAttackOnnx?: OnnxPromptAttackOptions;
-  /** A bring-your-own ONNX model that replaces the built-in heads of the moderated_content/* categories it maps. */
-  moderationOnnx?: OnnxModerationOptions;
+  /** Configured models that serve built-in detectors (docs/learned-detectors.md#configured-models). */
+  models?: ModelSettings;
+  /** On a screening worker: its port to the model thread the main thread started. */
+  modelPort?: MessagePort;
 }
 
-/** Loads the shipped models, and the ONNX models that are configured, at start-up rather than on the first request. */
+/**
+ * Loads the shipped models, and the configured models, at start-up rather
+ * than on the first request. Each load with models is matched by a
+ * releaseDetectors (the last one stops the model thread).
+ */
 export async function loadDetectors(options: DetectorOptions = {}): Promise<void> {
   loadModels();
-  if (options.promptAttackOnnx) await loadOnnxPromptAttack(options.promptAttackOnnx);
-  if (options.moderationOnnx) await loadOnnxModeration(options.moderationOnnx);
+  if (options.models?.slots.length) await loadModelRuntime(options.models, options.modelPort);
 }
 
-/** Asynchronous work some detectors need before the synchronous engine runs (ONNX inference). */
-export const prepareDetectors: (parts: Part[]) => Promise<void> = prepare;
+export async function releaseDetectors(options: DetectorOptions = {}): Promise<void> {
+  if (options.models?.slots.length) await releaseModelRuntime();
+}
 
-/** The detector set's version for dev_info.model_version. */
+/** A new port to the model thread for a screening worker; undefined without configured models. */
+export function detectorPort(): MessagePort | undefined {
+  return modelPort();
+}
+
+/**
+ * Asynchronous work some detectors need before the synchronous engine runs:
+ * the configured models' inference, for the parts where `placements` (the
+ * policy's detectors) puts a detector they serve; past `deadline` it stops.
+ */
+export type PrepareDetectors = (parts: Part[], placements?: readonly Placement[], deadline?: number) => Promise<void>;
+
+export const prepareDetectors: PrepareDetectors = prepareModels;
+
+/** What screening a character costs with the configured models, relative to the built-in detectors alone (worker placement). */
+export const screeningTextCost: () => number = textCost;
+
+/** The detector set's version for dev_info.model_version: the shipped models, then every configured model as slot:name. */
 export function detectorsVersion(): string {
-  return `exact-1+${modelVersion()}`;
+  return ["exact-1", MODEL_VERSION, ...modelVersions()].join("+");
 }

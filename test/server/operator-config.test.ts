@@ -57,10 +57,6 @@ const serviceRows = [
 // Defaults applied where the setting is used rather than by loadConfig: checked to exist only.
 const defaultElsewhere = new Set([
   "PARAPET_BOOTSTRAP_KEYS_FILE", // depends on the engine: covered by test/auth/bootstrap.test.ts
-  "PARAPET_PROMPT_ATTACK_ONNX_THRESHOLDS", // src/screening/detectors/learned/runtime/onnx-classifier.ts, once a model is set
-  "PARAPET_PROMPT_ATTACK_ONNX_LABEL",
-  "PARAPET_MODERATION_ONNX_THRESHOLDS",
-  "PARAPET_MODERATION_ONNX_ACTIVATION",
   "PARAPET_GIT_REVISION", // src/guard/build-info.ts asks git
   "PARAPET_GIT_TIMESTAMP",
 ]);

@@ -450,6 +450,7 @@ function LogFacts({ log, version, projectName }: { log: GuardLog; version: numbe
       </dd>
       <dt>Detectors</dt>
       <dd>{log.results.length === 0 ? "none fired" : <FamilyBadges results={log.results} levels />}</dd>
+      <ModelFacts log={log} />
       <dt>API key</dt>
       <dd>{keyOf(log)}</dd>
       <dt>Screening time</dt>
@@ -459,6 +460,30 @@ function LogFacts({ log, version, projectName }: { log: GuardLog; version: numbe
       <dt>Messages</dt>
       <dd>{log.messages.length}</dd>
     </dl>
+  );
+}
+
+/**
+ * Which configured models (a model folder, or an LLM judge) produced detections, and of which
+ * detectors; nothing when only the built-in detectors fired.
+ */
+function ModelFacts({ log }: { log: GuardLog }) {
+  const byModel = new Map<string, Set<string>>();
+  for (const r of log.msgResults) if (r.model) byModel.set(r.model, (byModel.get(r.model) ?? new Set()).add(r.detectorType));
+  if (byModel.size === 0) return null;
+  return (
+    <>
+      <dt>Models</dt>
+      <dd>
+        <ul class="models" aria-label="Models that produced detections">
+          {[...byModel].map(([model, types]) => (
+            <li key={model}>
+              <code>{model}</code>: {[...types].join(", ")}
+            </li>
+          ))}
+        </ul>
+      </dd>
+    </>
   );
 }
 
@@ -528,6 +553,7 @@ function LoggedConversation({ log }: { log: GuardLog }) {
                 <Badge key={j} type={h.detectorType}>
                   {h.detectorType}
                   {h.toolId !== undefined ? ` (tool call ${h.toolId})` : ""}: {h.result}
+                  {h.model ? ` — model ${h.model}` : ""}
                 </Badge>
               ))}
             </div>

@@ -1,13 +1,24 @@
 // moderated_content/* other than profanity (an exact lexicon detector): six
 // heads of one linear model over the same text features, so the six detectors
 // of a part hash the text once (text-scoring.ts caches the features). A
-// bring-your-own ONNX model replaces the heads of the categories its label
-// map names.
-import { defineDetector, nothing, type DetectorDefinition } from "../../detector.js";
+// configured model (PARAPET_MODERATION_MODEL) serves the categories its label
+// map names, in the heads' place or beside them.
+import { defineDetector, nothing, type Detection, type DetectorDefinition } from "../../detector.js";
+import { withModel } from "../../models/runtime.js";
 import { withoutEvidence } from "./runtime/language-gate.js";
-import { models, onnxDetection } from "./runtime/models.js";
-import type { ModerationCategory } from "./runtime/onnx-classifier.js";
+import { models } from "./runtime/models.js";
 import { cachedFeatures, headScore, textDetection } from "./runtime/text-scoring.js";
+
+type ModerationCategory = "hate" | "sexual" | "violence" | "weapons" | "crime" | "self_harm";
+
+function builtIn(text: string, category: ModerationCategory): Detection {
+  const m = models().moderation;
+  const unscored = withoutEvidence(m, text);
+  if (unscored) return unscored;
+  const head = m.heads.get(category)!;
+  const f = cachedFeatures(text, m.bits);
+  return textDetection(headScore(m, category, f, text.length), f, head.thresholds);
+}
 
 function moderation(category: ModerationCategory): DetectorDefinition {
   return defineDetector({
@@ -17,16 +28,9 @@ function moderation(category: ModerationCategory): DetectorDefinition {
     logFamily: "content_violation",
     counter: "moderation_flagged",
     console: { family: "Content moderation", defaults: ["user::content", "assistant::content"] },
-    detect(text) {
+    detect(text, part) {
       if (!text.trim()) return nothing;
-      const onnx = onnxDetection("moderation", category, text);
-      if (onnx) return onnx;
-      const m = models().moderation;
-      const unscored = withoutEvidence(m, text);
-      if (unscored) return unscored;
-      const head = m.heads.get(category)!;
-      const f = cachedFeatures(text, m.bits);
-      return textDetection(headScore(m, category, f, text.length), f, head.thresholds);
+      return withModel("moderation", category, text, part.location, builtIn, category);
     },
   });
 }

@@ -1,12 +1,23 @@
 // prompt_attack: a linear model over hashed word and character n-grams of the
-// text and its decoded views (docs/learned-detectors.md), or the
-// bring-your-own ONNX model's score when one is loaded. Tool definitions whose
-// tool the policy lists in `allowed_tools` are not screened.
-import { defineDetector, nothing } from "../../detector.js";
+// text and its decoded views (docs/learned-detectors.md), or a configured
+// model (PARAPET_PROMPT_ATTACK_MODEL) in its place or beside it. Tool
+// definitions whose tool the policy lists in `allowed_tools` are not screened.
+import { defineDetector, nothing, type Detection } from "../../detector.js";
+import { withModel } from "../../models/runtime.js";
+import type { Part } from "../../parts.js";
 import { isAllowedTool } from "./agent-tools/allowed-tools.js";
 import { withoutEvidence } from "./runtime/language-gate.js";
-import { models, onnxDetection, PROMPT_ATTACK_LOCATIONS } from "./runtime/models.js";
+import { models, PROMPT_ATTACK_LOCATIONS } from "./runtime/models.js";
 import { cachedFeatures, headScore, textDetection } from "./runtime/text-scoring.js";
+
+function builtIn(text: string, part: Part): Detection {
+  const m = models().promptAttack;
+  const unscored = withoutEvidence(m, text);
+  if (unscored) return unscored;
+  const head = m.heads.get("prompt_attack")!;
+  const f = cachedFeatures(text, m.bits);
+  return textDetection(headScore(m, "prompt_attack", f, text.length), f, head.locations?.[part.location] ?? head.thresholds);
+}
 
 export const promptAttack = defineDetector({
   type: "prompt_attack",
@@ -20,13 +31,6 @@ export const promptAttack = defineDetector({
   detect(text, part, settings) {
     if (!text.trim()) return nothing;
     if (part.location === "tool_definition::content" && isAllowedTool(settings, part.toolName, text)) return nothing;
-    const onnx = onnxDetection("prompt_attack", "prompt_attack", text);
-    if (onnx) return onnx;
-    const m = models().promptAttack;
-    const unscored = withoutEvidence(m, text);
-    if (unscored) return unscored;
-    const head = m.heads.get("prompt_attack")!;
-    const f = cachedFeatures(text, m.bits);
-    return textDetection(headScore(m, "prompt_attack", f, text.length), f, head.locations?.[part.location] ?? head.thresholds);
+    return withModel("prompt_attack", "prompt_attack", text, part.location, builtIn, part);
   },
 });

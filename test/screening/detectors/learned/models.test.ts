@@ -5,8 +5,8 @@ import { readdirSync, statSync } from "node:fs";
 import { describe, expect, it } from "vitest";
 import { FEATURE_VERSION } from "../../../../src/screening/detectors/learned/runtime/features.js";
 import { loadModelFiles } from "../../../../src/screening/detectors/learned/runtime/model-store.js";
-import { loadModels, MODEL_VERSION, modelVersion } from "../../../../src/screening/detectors/learned/runtime/models.js";
-import { detectFnOf } from "../../../../src/screening/registry.js";
+import { loadModels, MODEL_VERSION } from "../../../../src/screening/detectors/learned/runtime/models.js";
+import { detectFnOf, detectorsVersion } from "../../../../src/screening/registry.js";
 import { thresholds as LEVEL_ORDER } from "../../../../src/screening/vocabulary.js";
 import { cpuTimed } from "../../../support/cpu-time.js";
 import { run, user } from "./support.js";
@@ -20,7 +20,8 @@ describe("shipped models", () => {
     expect(m.manifest.featureVersion).toBe(FEATURE_VERSION);
     expect(MODEL_VERSION).toBe(m.manifest.version);
     expect(MODEL_VERSION).toMatch(/^learned-/);
-    expect(modelVersion()).toBe(MODEL_VERSION);
+    // Without configured models, dev_info.model_version is the exact detectors and the shipped models.
+    expect(detectorsVersion()).toBe(`exact-1+${MODEL_VERSION}`);
     expect(loadModels()).toBeTruthy();
   });
 

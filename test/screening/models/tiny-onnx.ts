@@ -1,4 +1,4 @@
-// Builds tiny ONNX text classifiers for the bring-your-own-model tests:
+// Builds tiny ONNX text classifiers for the tests of the older single-file settings:
 // ModelProto bytes written by hand (protobuf wire format),
 // graph = Gather(embedding, input_ids) -> ReduceMean over the sequence ->
 // logits [1, outputs]. Each logit is the mean over the tokens of a weight the

@@ -1,0 +1,140 @@
+// The model thread seen from the threads that screen: the main thread starts
+// it (ModelHost) and hands each screening worker a port of its own to it;
+// every thread sends its windows through a HostClient.
+import { MessageChannel, Worker, type MessagePort } from "node:worker_threads";
+import type { ModelSlot } from "./labels.js";
+import type { Windows } from "./windows.js";
+import type { DescribeReply, HostData, HostMessage, HostReady, Job, JobReply, SlotInfo } from "./worker.js";
+
+// Compiled (dist/) the thread loads its JavaScript directly; from the
+// TypeScript sources (tests, tsx) it first registers tsx's loader.
+const ENTRY = import.meta.url.endsWith(".js") ? new URL("./worker.js", import.meta.url) : new URL("./worker-entry.mjs", import.meta.url);
+
+/** The model thread's graphs did not load; `failed` is the index of the slot whose graph failed. */
+export class HostStartError extends Error {
+  constructor(
+    message: string,
+    readonly failed: number,
+  ) {
+    super(message);
+  }
+}
+
+/** Inference past the request's deadline was dropped. */
+export class ModelDeadlineError extends Error {}
+
+type Endpoint = Worker | MessagePort;
+
+export class HostClient {
+  private next = 1;
+  /** Why the model thread can no longer answer, once it cannot. */
+  private gone: Error | undefined;
+  private readonly waiting = new Map<number, { resolve: (out: Float32Array) => void; reject: (e: Error) => void }>();
+  private readonly described = new Map<number, { resolve: (slots: SlotInfo[]) => void; reject: (e: Error) => void }>();
+
+  constructor(private readonly endpoint: Endpoint) {
+    endpoint.on("message", (m: JobReply | DescribeReply) => {
+      if ("describe" in m) {
+        this.described.get(m.describe)?.resolve(m.slots);
+        this.described.delete(m.describe);
+        this.idle();
+        return;
+      }
+      const w = this.waiting.get(m.id);
+      if (!w) return;
+      this.waiting.delete(m.id);
+      this.idle();
+      if ("out" in m) w.resolve(m.out);
+      else w.reject(m.expired ? new ModelDeadlineError(m.error) : new Error(m.error));
+    });
+    // A port whose other end closed (the model thread stopped): nothing will answer.
+    if (!(endpoint instanceof Worker)) endpoint.on("close", () => this.fail(new Error("the model thread is gone")));
+    endpoint.unref();
+  }
+
+  /** Keeps the process alive only while answers are awaited (a command's last await, not an idle service). */
+  private busy(): void {
+    if (this.waiting.size + this.described.size === 0) this.endpoint.ref();
+  }
+
+  private idle(): void {
+    if (this.waiting.size + this.described.size === 0) this.endpoint.unref();
+  }
+
+  /** The outputs of a text's windows: one row per window (classes) or per window token (tags), in window order. */
+  run(slot: ModelSlot, w: Windows, deadline?: number): Promise<Float32Array> {
+    const id = this.next++;
+    const job: Job = { id, slot, ids: w.ids, lengths: w.lengths, deadline };
+    if (this.gone) return Promise.reject(this.gone);
+    return new Promise((resolve, reject) => {
+      this.busy();
+      this.waiting.set(id, { resolve, reject });
+      this.endpoint.postMessage(job satisfies HostMessage);
+    });
+  }
+
+  /** What the model thread loaded (for a screening worker, which did not start it). */
+  describe(): Promise<SlotInfo[]> {
+    const id = this.next++;
+    if (this.gone) return Promise.reject(this.gone);
+    return new Promise((resolve, reject) => {
+      this.busy();
+      this.described.set(id, { resolve, reject });
+      this.endpoint.postMessage({ describe: id } satisfies HostMessage);
+    });
+  }
+
+  /** Every awaited answer fails (the thread is gone). */
+  fail(err: Error): void {
+    this.gone ??= err;
+    for (const w of [...this.waiting.values(), ...this.described.values()]) w.reject(err);
+    this.waiting.clear();
+    this.described.clear();
+    this.endpoint.unref();
+  }
+}
+
+export class ModelHost {
+  private constructor(
+    private readonly worker: Worker,
+    readonly client: HostClient,
+    readonly slots: SlotInfo[],
+  ) {}
+
+  /** Starts the model thread and waits until every graph loaded and passed its checks. */
+  static async start(data: HostData): Promise<ModelHost> {
+    const worker = new Worker(ENTRY, { workerData: data });
+    // Only the listeners added here are removed: Worker keeps its port referenced through listeners of its own.
+    let listeners: { message: (m: HostReady) => void; error: (e: Error) => void; exit: (code: number) => void } | undefined;
+    const ready = await new Promise<HostReady>((resolve, reject) => {
+      listeners = { message: resolve, error: reject, exit: (code) => reject(new Error(`the model thread exited (${code}) before loading its models`)) };
+      worker.once("message", listeners.message).once("error", listeners.error).once("exit", listeners.exit);
+    }).finally(() => {
+      worker.off("message", listeners!.message).off("error", listeners!.error).off("exit", listeners!.exit);
+    });
+    if (!ready.ready) {
+      await worker.terminate();
+      throw new HostStartError(ready.error, ready.failed);
+    }
+    const client = new HostClient(worker);
+    worker.on("error", (err) => client.fail(new Error(`the model thread failed: ${err.message}`)));
+    const host = new ModelHost(worker, client, ready.slots);
+    worker.on("exit", host.onExit);
+    return host;
+  }
+
+  private readonly onExit = () => this.client.fail(new Error("the model thread exited"));
+
+  /** A new port to the model thread, for another thread (transfer it to that thread). */
+  port(): MessagePort {
+    const { port1, port2 } = new MessageChannel();
+    this.worker.postMessage({ connect: port2 } satisfies HostMessage, [port2]);
+    return port1;
+  }
+
+  async close(): Promise<void> {
+    this.worker.off("exit", this.onExit);
+    this.client.fail(new Error("the model thread was stopped"));
+    await this.worker.terminate();
+  }
+}

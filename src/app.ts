@@ -229,6 +229,18 @@ async function metricsParts(config: Config, metrics: Metrics, log: Logger, close
   return { metrics, metricsElsewhere: true };
 }
 
+/** The RPC and REST interceptors, outermost first. */
+function interceptorsOf(config: Config, repos: Repositories, limits: Awaited<ReturnType<typeof openRequestLimits>>, access: AccessLog, log: Logger) {
+  return [
+    errorInterceptor(log),
+    // Outside auth: the key lookup and the rate limit's storage calls count toward the deadline too.
+    timeoutInterceptor(config.requestTimeoutMs),
+    authInterceptor(repos.keys, limits.requests, limits.failures),
+    accessLogInterceptor(access),
+    validationInterceptor(crossFieldRules),
+  ];
+}
+
 export async function startApp(config: Config, log: Logger = createLogger(config.logLevel)): Promise<App> {
   const db = await openDatabase({
     mongodbUri: config.mongodbUri,
@@ -266,14 +278,7 @@ export async function startApp(config: Config, log: Logger = createLogger(config
     closers.push(() => streams.close());
     const impls = services(config, repos, guard, streams.handlers);
     const limits = await openRequestLimits(db, config, log);
-    const interceptors = [
-      errorInterceptor(log),
-      // Outside auth: the key lookup and the rate limit's storage calls count toward the deadline too.
-      timeoutInterceptor(config.requestTimeoutMs),
-      authInterceptor(repos.keys, limits.requests, limits.failures),
-      accessLogInterceptor(access),
-      validationInterceptor(crossFieldRules),
-    ];
+    const interceptors = interceptorsOf(config, repos, limits, access, log);
     const connect = createRpcHandler({
       routes: serverRoutes(impls),
       log,

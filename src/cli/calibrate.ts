@@ -172,38 +172,16 @@ function howTheServiceReadsIt(out: string, dir: string | undefined, slot: Slot |
   return `the service reads it with ${setting}=${dir} ${setting}_CALIBRATION=${out} (at start)`;
 }
 
-// The scorers live with the model runtime and the judges, and pull in their libraries: loaded only here.
-const MODEL_SCORER = "../screening/models/calibration-scorer.js";
-
-/** What the service's model settings (config.ts, PARAPET_MODEL_* and the slots) give the scorer. */
-interface ModelsConfig {
-  windowTokens: number;
-  strideTokens: number;
-  device: string;
-  aggregation: string;
-  threads: number;
-  slots: { slot: string; dir?: string; labels?: unknown[] }[];
-}
-
 /**
  * The folder runs as the service runs it: with the PARAPET_MODEL_* settings and, when the slot's
- * setting names this same folder, its _LABELS map.
+ * setting names this same folder, its _LABELS map. The scorers pull in their libraries (the model
+ * runtime, the judge client): loaded only here.
  */
 async function modelScorer(dir: string, slot: Slot): Promise<CalibrationScorer> {
-  const models = (loadConfig() as { models?: ModelsConfig }).models;
-  const same = models?.slots.find((s) => s.slot === slot && s.dir !== undefined && resolve(s.dir) === dir);
-  const options = models
-    ? {
-        windowTokens: models.windowTokens,
-        strideTokens: models.strideTokens,
-        device: models.device,
-        aggregation: models.aggregation,
-        threads: models.threads,
-        labels: same?.labels,
-      }
-    : {};
-  const m = (await import(MODEL_SCORER)) as { modelCalibrationScorer(dir: string, slot: Slot, options: object): Promise<CalibrationScorer> };
-  return m.modelCalibrationScorer(dir, slot, options);
+  const { slots: configured = [], ...shared } = loadConfig().models ?? {};
+  const same = configured.find((s) => s.slot === slot && s.dir !== undefined && resolve(s.dir) === dir);
+  const { modelCalibrationScorer } = await import("../screening/models/calibration-scorer.js");
+  return modelCalibrationScorer(dir, slot, { ...shared, labels: same?.labels });
 }
 
 async function judgeScorer(): Promise<CalibrationScorer> {

@@ -53,6 +53,13 @@ function metadataScreenOf(screener: RequestScreener, resolved: Pick<Resolved, "p
     screener.screen({ ...policy, detectors: policy.detectors.filter(keep) }, guardrails ? resolved.guardrails : [], parts, org, deadline);
 }
 
+function checkCounts(max: number, messages: number, tools: number): void {
+  if (messages > max || tools > max) {
+    const field = messages > max ? "messages" : "tools";
+    throw validationFailed([{ field, message: `a request may carry at most ${max} messages and ${max} tools`, rule: "" }]);
+  }
+}
+
 // GuardStream and its REST calls are served by stream/service.ts, built apart because it holds
 // open sessions to close on shutdown; `streams` are its handlers, one GuardService on the wire.
 export function guardService(deps: GuardDeps, streams: Pick<ServiceImpl<typeof GuardService>, GuardStreamMethod>): ServiceImpl<typeof GuardService> {
@@ -62,10 +69,7 @@ export function guardService(deps: GuardDeps, streams: Pick<ServiceImpl<typeof G
   /** `screenWith`: a project id (or none: the default project), or `{ policyId }` for detailed results' extension. */
   async function run(ctx: HandlerContext, screenWith: string | undefined | { policyId: string }, messages: Message[], tools: Parameters<typeof partsOf>[1]) {
     const started = Date.now();
-    if (messages.length > deps.maxMessages || tools.length > deps.maxMessages) {
-      const field = messages.length > deps.maxMessages ? "messages" : "tools";
-      throw validationFailed([{ field, message: `a request may carry at most ${deps.maxMessages} messages and ${deps.maxMessages} tools`, rule: "" }]);
-    }
+    checkCounts(deps.maxMessages, messages.length, tools.length);
     const org = await callerOrg(ctx, deps.orgs);
     const resolved = typeof screenWith === "object" ? await resolvePolicyById(deps, org, screenWith.policyId) : await resolvePolicy(deps, org, screenWith);
     const parts = partsOf(messages, tools);

@@ -3,8 +3,8 @@
 // plus this project's generated data, each example with its fixed split.
 // Deterministic for a given seed, so `npm run train` and `npm run eval:learned`
 // rebuild the same splits.
-import { createHash } from "node:crypto";
-import { LEARNED_CORPUS_FILES, readCorpus, readJsonl } from "./corpora.js";
+import { corporaDir, LEARNED_CORPUS_FILES, readJsonl } from "./corpora.js";
+import { combinedFingerprint, corpusDigests } from "./corpora-fingerprint.js";
 import { generateMultilingualPromptData } from "./generators/multilingual.js";
 import { generatePromptData } from "./generators/prompts.js";
 import { generateShortRequests } from "./generators/short-requests.js";
@@ -257,10 +257,18 @@ export const deviationData = (seed = SEED): (GeneratedConversation & { split: Sp
 
 /** sha256 of the corpus files and the generator version: what the models were trained from. */
 export function trainingFingerprint(): string {
-  const h = createHash("sha256");
-  for (const f of LEARNED_CORPUS_FILES) h.update(readCorpus(f));
-  h.update(`generators-v${GENERATOR_VERSION}`);
-  return h.digest("hex");
+  return combinedFingerprint(corporaDir(LEARNED_CORPUS_FILES), GENERATOR_VERSION);
+}
+
+/** sha256 of each corpus file the models are trained from, so that a check can name the file that differs. */
+export function trainingCorpusDigests(): Record<string, string> {
+  const digests = corpusDigests(corporaDir(LEARNED_CORPUS_FILES));
+  return Object.fromEntries(
+    Object.entries(digests).map(([file, digest]) => {
+      if (digest === null) throw new Error(`corpus file missing: ${file}`);
+      return [file, digest];
+    }),
+  );
 }
 
 export { stableHash };

@@ -22,7 +22,7 @@ import { argValues, nameWords } from "../src/screening/detectors/learned/agent-t
 import { calibrate, type CalibrationOptions } from "./calibrate.js";
 import { buildCharLm } from "./char-lm.js";
 import { LEARNED_CORPUS_FILES, requireCorpora } from "./corpora.js";
-import { crudData, destinationData, deviationData, payloadData, SEED, sourceData, trainingFingerprint } from "./datasets.js";
+import { crudData, destinationData, deviationData, GENERATOR_VERSION, payloadData, SEED, sourceData, trainingCorpusDigests, trainingFingerprint } from "./datasets.js";
 import { inTraining } from "./folds.js";
 import { moderationCorpus, promptAttackCorpus, type TextCorpus } from "./recipes.js";
 import { evidenceLanguages, fitTextHead, TEXT_BITS, type Trained } from "./text-model.js";
@@ -224,6 +224,8 @@ const manifest: Manifest = {
   seed: SEED,
   trainingData: {
     fingerprint: trainingFingerprint(),
+    generatorVersion: GENERATOR_VERSION,
+    files: trainingCorpusDigests(),
     precisionFloors: PRECISION_FLOORS,
     // Text models: "validation" is the held-out fold that chose the thresholds; they have no test split (the cross-source evaluation measures them).
     examples: { prompt_attack: foldCount(pa), moderation: foldCount(mod), crud: count(cr), payload: count(pl) },

@@ -18,7 +18,9 @@
 //     when at least two real letters are left
 //   - dots, dashes and underscores inside a token are dropped ("f.u.c.k",
 //     "mother-fucker"); single letters separated by single spaces are joined
-//     ("f u c k")
+//     ("f u c k"), and so are letters spelled out with wider or other
+//     separators, words told apart by a wider gap ("f  u  c  k", "f . u . c . k",
+//     "f u c k  y o u"; spaced-letters.ts)
 // Matching is whole-word (the term, optionally with one of its listed
 // suffixes), which is what keeps "Scunthorpe", "assassin", "class",
 // "cocktail", "hello" and "shell" clean. Capitalised words that are also
@@ -34,6 +36,7 @@ import type { Level } from "../vocabulary.js";
 import { type Finding, toDetection } from "./findings.js";
 import { LEET } from "./leet.js";
 import { LEXICONS } from "./lexicons/dir.js";
+import { findSpacedRuns } from "./spaced-letters.js";
 import { projectFile } from "../../paths.js";
 
 type Severity = "strong" | "moderate" | "mild" | "faint";
@@ -448,13 +451,27 @@ function nameContext(text: string, w: Words, t: number): boolean {
   return (/^\p{Lu}/u.test(prev) && !/[.!?]$/.test(prev)) || /^\p{Lu}/u.test(next);
 }
 
-function findProfanity(text: string): Finding[] {
-  const w = words(text);
+/** The term spelled by `letters`, allowing one stray letter on either side ("a f u c k"): its slice and variant. */
+function spelledTerm(letters: string): { from: number; to: number; v: Variant } | null {
+  const n = letters.length;
+  for (const [a, b] of [
+    [0, n],
+    [1, n],
+    [0, n - 1],
+    [1, n - 1],
+  ]) {
+    if (b - a < 3) continue;
+    const sk = skeleton(letters.slice(a, b));
+    const v = sk && matchVariant(sk);
+    if (v) return { from: a, to: b, v };
+  }
+  return null;
+}
+
+/** Spaced single letters: "f u c k", "s h 1 t". Marks the words it used. */
+function findSpacedSingleLetters(text: string, w: Words, used: Uint8Array, out: Finding[]): void {
   const { start, end } = w;
   const count = start.length;
-  const out: Finding[] = [];
-  const used = new Uint8Array(count);
-  // Spaced single letters: "f u c k", "s h 1 t".
   let i = 0;
   while (i < count) {
     let j = i;
@@ -462,26 +479,58 @@ function findProfanity(text: string): Finding[] {
     if (j - i >= 3) {
       let letters = "";
       for (let k = i; k < j; k++) letters += text[start[k]];
-      // The spelled-out word, allowing one stray letter on either side ("a f u c k").
-      const n = letters.length;
-      for (const [a, b] of [
-        [0, n],
-        [1, n],
-        [0, n - 1],
-        [1, n - 1],
-      ]) {
-        if (b - a < 3) continue;
-        const sk = skeleton(letters.slice(a, b));
-        const v = sk && matchVariant(sk);
-        if (v) {
-          out.push({ start: start[i + a], end: end[i + b - 1], level: LEVEL[v.severity], labels: [v.severity] });
-          for (let k = i + a; k < i + b; k++) used[k] = 1;
-          break;
-        }
+      const t = spelledTerm(letters);
+      if (t) {
+        out.push({ start: start[i + t.from], end: end[i + t.to - 1], level: LEVEL[t.v.severity], labels: [t.v.severity] });
+        for (let k = i + t.from; k < i + t.to; k++) used[k] = 1;
       }
     }
     i = Math.max(j, i + 1);
   }
+}
+
+/** Does a finding (sorted by start, as found) overlap text[start, end)? */
+function overlaps(found: Finding[], start: number, end: number): boolean {
+  let lo = 0;
+  let hi = found.length;
+  while (lo < hi) {
+    const mid = (lo + hi) >> 1;
+    if (found[mid].start < end) lo = mid + 1;
+    else hi = mid;
+  }
+  // Findings are words and never nest, so the one that starts last before `end` is the only candidate.
+  return lo > 0 && found[lo - 1].end > start;
+}
+
+const SPACE_IN = /\s/;
+
+/**
+ * Letters spelled out across white space with wider or other separators, or
+ * words of a spelled-out run told apart by a wider gap ("f  u  c  k",
+ * "f . u . c . k", "f u c k  y o u"), where the other passes found nothing.
+ * A word spelled without white space ("f.u.c.k") is one token, which the
+ * token pass reads.
+ */
+function findSpelledWords(text: string, out: Finding[]): void {
+  const found = [...out].sort((a, b) => a.start - b.start);
+  for (const run of findSpacedRuns(text)) {
+    run.words.forEach((word, k) => {
+      const span = run.spans[k];
+      // One UTF-16 unit a character, as every letter a term can match is: offsets in the word are offsets in span.at.
+      if (word.length !== span.at.length || !SPACE_IN.test(text.slice(span.start, span.end)) || overlaps(found, span.start, span.end)) return;
+      const t = spelledTerm(word);
+      if (t) out.push({ start: span.at[t.from], end: span.at[t.to - 1] + 1, level: LEVEL[t.v.severity], labels: [t.v.severity] });
+    });
+  }
+}
+
+function findProfanity(text: string): Finding[] {
+  const w = words(text);
+  const { start, end } = w;
+  const count = start.length;
+  const out: Finding[] = [];
+  const used = new Uint8Array(count);
+  findSpacedSingleLetters(text, w, used, out);
   for (let t = 0; t < count; t++) {
     if (used[t]) continue;
     const from = start[t];
@@ -523,6 +572,7 @@ function findProfanity(text: string): Finding[] {
       break;
     }
   }
+  findSpelledWords(text, out);
   return out;
 }
 

@@ -28,6 +28,25 @@ describe("moderated_content/profanity", () => {
     }
   });
 
+  it("reads letters spelled out with wider or other separators, one span per spelled word", () => {
+    for (const [text, words] of [
+      ["what the f  u  c  k", ["f  u  c  k"]],
+      ["f . u . c . k off", ["f . u . c . k"]],
+      ["s - h - i - t happens", ["s - h - i - t"]],
+      ["f u c k  y o u", ["f u c k"]],
+      ["you are a s  h  i  t  h  e  a  d", ["s  h  i  t  h  e  a  d"]],
+      ["a  f  u  c  k", ["f  u  c  k"]],
+    ] as const) {
+      expect(covered(text, detectProfanity(text)), text).toEqual(words);
+    }
+  });
+
+  it("leaves spelled-out clean words alone", () => {
+    for (const text of ["this place is s l o w", "C L A S S  A S S E S S M E N T", "the x y z axes", "J. R. R. Tolkien", "g r a p e  j u i c e"]) {
+      expectNothing(detectProfanity(text));
+    }
+  });
+
   it("gives one span per word with exact offsets past emoji", () => {
     const text = "😡😡 shit, damn! 😡";
     const d = detectProfanity(text);

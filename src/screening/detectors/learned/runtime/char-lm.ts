@@ -289,6 +289,77 @@ export function isolatedCost(word: string, lm: CharLm = charLm(), rot13 = false)
   return sum + cost(lm, ctx, SPACE);
 }
 
+/**
+ * Price of a word boundary on top of the space's own cost (quantized: half a
+ * bit). Without it "ignore" splits into "ign ore"; at two bits "forget"
+ * stays whole but "ignoreall" no longer splits.
+ */
+const SEGMENT_SPACE_COST = 4;
+
+/** States of the segmentation search: the context of three symbols after a letter, a space or not after each of the last letters (five at most). */
+const SEGMENT_STATES = 8;
+
+/**
+ * The cheapest way to write lower-case ASCII letters as words ("ignoreallprevious"
+ * -> "ignore all previous"): a Viterbi search over where the spaces go, each
+ * state the model's context of three symbols. Linear in the letters (at most
+ * five states a letter); for spelled-out text that lost its word boundaries.
+ */
+export function segmentWords(letters: string, lm: CharLm = charLm()): string {
+  const n = letters.length;
+  // Back-pointers: node k came from node prev[k] and put a space after its letter when spaced[k].
+  const prev = new Int32Array(2 * SEGMENT_STATES * n + 1);
+  const spaced = new Uint8Array(prev.length);
+  let nodes = 0;
+  let ctxs = new Int32Array(SEGMENT_STATES);
+  let costs = new Float64Array(SEGMENT_STATES);
+  let at = new Int32Array(SEGMENT_STATES);
+  let count = 1;
+  at[0] = -1;
+  let nextCtxs = new Int32Array(SEGMENT_STATES);
+  let nextCosts = new Float64Array(SEGMENT_STATES);
+  let nextAt = new Int32Array(SEGMENT_STATES);
+  for (let i = 0; i < n; i++) {
+    const s = symbolOf(letters.charCodeAt(i));
+    let nextCount = 0;
+    const offer = (ctx: number, c: number, from: number, space: number) => {
+      let k = 0;
+      while (k < nextCount && nextCtxs[k] !== ctx) k++;
+      if (k < nextCount && nextCosts[k] <= c) return;
+      if (k === nextCount) nextCount++;
+      prev[nodes] = from;
+      spaced[nodes] = space;
+      nextCtxs[k] = ctx;
+      nextCosts[k] = c;
+      nextAt[k] = nodes++;
+    };
+    for (let k = 0; k < count; k++) {
+      const c1 = costs[k] + cost(lm, ctxs[k], s);
+      const ctx1 = ((ctxs[k] << 6) | s) & 0x3ffff;
+      offer(ctx1, c1, at[k], 0);
+      if (i < n - 1) offer((ctx1 << 6) & 0x3ffff, c1 + cost(lm, ctx1, SPACE) + SEGMENT_SPACE_COST, at[k], 1);
+    }
+    [ctxs, nextCtxs] = [nextCtxs, ctxs];
+    [costs, nextCosts] = [nextCosts, costs];
+    [at, nextAt] = [nextAt, at];
+    count = nextCount;
+  }
+  let best = -1;
+  let bestCost = Infinity;
+  for (let k = 0; k < count; k++) {
+    const c = costs[k] + cost(lm, ctxs[k], SPACE);
+    if (c < bestCost) {
+      bestCost = c;
+      best = at[k];
+    }
+  }
+  const space = new Uint8Array(n);
+  for (let k = best, i = n - 1; k >= 0; k = prev[k], i--) space[i] = spaced[k];
+  let out = "";
+  for (let i = 0; i < n; i++) out += space[i] ? letters[i] + " " : letters[i];
+  return out;
+}
+
 export interface Suffix {
   /** The gibberish score: tail minus head in mean bits per word-character, less the structure allowances. */
   score: number;

@@ -4,11 +4,12 @@
 // de-substituted, optimised "token soup" suffixes marked. Each decoded view
 // is appended to the text the model reads, behind a marker token, so one
 // linear model sees both the surface form (gibberish, markers) and what it
-// hides. All scanners are single passes or regexes without nested or
+// hides. Spelled-out letters ("i g n o r e") are rewritten in place instead. All scanners are single passes or regexes without nested or
 // overlapping quantifiers: a hostile 200k-character input costs milliseconds.
 // docs/obfuscation.md.
 import { LEET } from "../../leet.js";
-import { charLm, gibberishSuffix, isolatedCost, QUANT } from "./char-lm.js";
+import { findSpacedRuns, type SpacedRun } from "../../spaced-letters.js";
+import { charLm, gibberishSuffix, isolatedCost, QUANT, segmentWords } from "./char-lm.js";
 
 /** Cyrillic and Greek letters that render like Latin ones (NFKC keeps them apart). */
 const HOMOGLYPH_PAIRS =
@@ -360,6 +361,74 @@ function decodeRot13(text: string, max = 4): Decoded[] {
   return out;
 }
 
+// ---- spaced letters ----
+
+/** Shorter runs ("x y z", "J. R. R.") are left as written: they spell initials and variables far more often than words. */
+const SPACED_MIN_LETTERS = 4;
+/** Letters segmented into words per text, at most: bounded work on a text of many long runs. */
+const SEGMENT_BUDGET = 4_000;
+const ASCII_WORD = /^[a-z]+$/;
+const DIGIT = /[0-9]/;
+const NON_DIGIT = /[^0-9]/;
+const DIGITS = /[0-9]/g;
+
+/** Leet digits of a spelled word that also has letters ("1gn0r3"), as letters. */
+const unleet = (s: string) => (DIGIT.test(s) && NON_DIGIT.test(s) ? s.replace(DIGITS, (d) => LEET[d] ?? d) : s);
+
+/** What a run spells: folded like the text around it (for the features), and as written (for the character model). */
+interface Spelled {
+  start: number;
+  end: number;
+  folded: string;
+  written: string;
+}
+
+/**
+ * The words each run spells, leet digits undone and, when a run's gaps gave no
+ * word boundaries and it folds to a-z, segmented by the character model.
+ */
+function spell(runs: SpacedRun[]): Spelled[] {
+  let budget = SEGMENT_BUDGET;
+  return runs.map((run) => {
+    const folded: string[] = [];
+    const written: string[] = [];
+    for (const w of run.words) {
+      const f = unleet(foldText(w));
+      const asWritten = unleet(w);
+      if (run.unbroken && ASCII_WORD.test(f) && f.length <= budget) {
+        budget -= f.length;
+        const segmented = segmentWords(f);
+        folded.push(segmented);
+        // Letters folded from another script are left as written for the character model, which knows their script.
+        written.push(asWritten.toLowerCase() === f ? segmented : asWritten);
+      } else {
+        folded.push(f);
+        written.push(asWritten);
+      }
+    }
+    const sep = run.unspaced ? "" : " ";
+    return { start: run.start, end: run.end, folded: folded.join(sep), written: written.join(sep) };
+  });
+}
+
+/**
+ * The text with each spelled-out run rewritten in place as the words it
+ * spells, padded with spaces to the run's length ("please i g n o r e  a l l
+ * previous" -> "please ignore all        previous"): the words sit among their
+ * neighbours, where n-grams and cues read them, and offsets stay the input's.
+ * A run always has room: its letters plus a separator between each two.
+ */
+function respell(text: string, runs: Spelled[], form: "folded" | "written"): string {
+  let out = "";
+  let pos = 0;
+  for (const r of runs) {
+    const words = r[form];
+    out += text.slice(pos, r.start) + words + " ".repeat(Math.max(0, r.end - r.start - words.length));
+    pos = r.end;
+  }
+  return out + text.slice(pos);
+}
+
 // ---- optimised suffixes ----
 
 /**
@@ -408,9 +477,16 @@ export interface Expanded {
 
 /** Folds the text and appends every decoded view, each behind a marker. */
 export function expand(text: string): Expanded {
-  const folded = foldText(text);
   const markers: string[] = [];
   const hidden: { start: number; end: number }[] = [];
+  const spaced = spell(findSpacedRuns(text).filter((r) => r.words.reduce((n, w) => n + w.length, 0) >= SPACED_MIN_LETTERS));
+  let folded = foldText(text);
+  if (spaced.length) {
+    // No marker token yet: the shipped models never saw one for this trick, and an unlearned marker only
+    // dilutes a short text's vector (docs/obfuscation.md#spaced-letters).
+    for (const r of spaced) hidden.push({ start: r.start, end: r.end });
+    folded = respell(folded, spaced, "folded");
+  }
   let extra = "";
   if (text.indexOf("\udb40") >= 0) {
     const runs = findTagRuns(text);
@@ -453,7 +529,8 @@ export function expand(text: string): Expanded {
     extra += " " + foldText(joinSplit(text));
   }
   if (text.length >= GIBBERISH_MIN_LENGTH) {
-    const g = gibberishSuffix(text);
+    // Spelled-out letters are one-letter "words" the character model prices like a token soup: it reads the words they spell.
+    const g = gibberishSuffix(spaced.length ? respell(text, spaced, "written") : text);
     if (g && g.score >= GIBBERISH_CUT) {
       markers.push("xxgibberish");
       if (g.score >= GIBBERISH_STRONG_CUT) markers.push("xxgibberish2");

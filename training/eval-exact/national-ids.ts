@@ -72,7 +72,9 @@ const birth = (r: Rng) => ({ y: 1950 + Math.floor(r() * 56), m: 1 + Math.floor(r
 /** Generators by label: a valid identifier as it is usually written (one of its layouts). */
 const GENERATE: Record<string, (r: Rng) => string> = {
   gb_nino: (r) => {
-    const body = `${letters(r, 1, "ABCEGHJKLMNPRSTWXYZ")}${letters(r, 1, "ABCEGHJKLMNPRSTWXYZ")}`;
+    // Prefixes HMRC never issues: BG, GB, KN, NK, NT, TN, ZZ.
+    let body = "GB";
+    while (["BG", "GB", "KN", "NK", "NT", "TN", "ZZ"].includes(body)) body = letters(r, 1, "ABCEGHJKLMNPRSTWXYZ") + letters(r, 1, "ABCEGHJKLMNPRSTWXYZ");
     const d = digits(r, 6);
     return pick(r, [`${body}${d}${letters(r, 1, "ABCD")}`, `${body} ${d.slice(0, 2)} ${d.slice(2, 4)} ${d.slice(4)} ${letters(r, 1, "ABCD")}`]);
   },

@@ -7,7 +7,7 @@ import { ApiError } from "../api/errors.js";
 import { callerOrg } from "../api/tenant.js";
 import type { Organizations } from "../auth/organizations-repository.js";
 import { DEFAULT_GUARDRAIL_LOCATIONS } from "../screening/vocabulary.js";
-import type { CustomGuardrails, GuardrailInput, StoredGuardrail } from "./repository.js";
+import { builtinRecord, type CustomGuardrails, type GuardrailInput, type StoredGuardrail } from "./repository.js";
 
 function guardrailMessage(g: StoredGuardrail): CustomGuardrail {
   return create(CustomGuardrailSchema, {
@@ -37,6 +37,10 @@ export function customGuardrailService(deps: { orgs: Organizations; guardrails: 
   const { guardrails } = deps;
   const orgOf = (ctx: HandlerContext) => callerOrg(ctx, deps.orgs);
   const notFound = (id: string) => new ApiError("not_found", `no custom guardrail '${id}' in this organization`);
+  const refuseBuiltin = (id: string) => {
+    if (builtinRecord("", id))
+      throw new ApiError("forbidden", `'${id}' is a built-in guardrail; it cannot be changed or deleted (docs/custom-guardrails.md#built-in-guardrails)`);
+  };
 
   return {
     async createCustomGuardrail(req, ctx) {
@@ -55,12 +59,14 @@ export function customGuardrailService(deps: { orgs: Organizations; guardrails: 
     },
     async updateCustomGuardrail(req, ctx) {
       const org = await orgOf(ctx);
+      refuseBuiltin(req.customGuardrailId);
       const g = await guardrails.update(org._id, req.customGuardrailId, inputOf(req.customGuardrail!));
       if (!g) throw notFound(req.customGuardrailId);
       return guardrailMessage(g);
     },
     async deleteCustomGuardrail(req, ctx) {
       const org = await orgOf(ctx);
+      refuseBuiltin(req.customGuardrailId);
       if (!(await guardrails.delete(org._id, req.customGuardrailId))) throw notFound(req.customGuardrailId);
       return {};
     },

@@ -4,6 +4,7 @@
 import { LRUCache } from "lru-cache";
 import type { StoredGuardrail } from "../custom-guardrails/repository.js";
 import type { ActiveGuardrail } from "../screening/engine.js";
+import { builtinGuardrail } from "../screening/detectors/pii/national-ids/pack.js";
 import { compilePattern } from "../screening/patterns.js";
 
 const sameStrings = (a: readonly string[], b: readonly string[]) => a.length === b.length && a.every((x, i) => x === b[i]);
@@ -18,6 +19,8 @@ export class GuardrailCache {
 
   active(guardrails: StoredGuardrail[]): ActiveGuardrail[] {
     return guardrails.map((g) => {
+      const builtin = builtinGuardrail(g._id);
+      if (builtin) return { id: builtin.id, patterns: [], labels: builtin.labels, locations: builtin.locations, detect: builtin.detect };
       const hit = this.cache.get(g._id);
       if (hit && sameStrings(hit.source.patterns, g.patterns) && sameStrings(hit.source.labels, g.labels) && sameStrings(hit.source.locations, g.locations)) {
         return hit.active;

@@ -22,7 +22,13 @@ export interface ActiveGuardrail {
   id: string;
   patterns: CompiledPattern[];
   labels: string[];
-  locations: string[];
+  locations: readonly string[];
+  /**
+   * A built-in guardrail's own detector (the national identifiers,
+   * docs/custom-guardrails.md#built-in-guardrails): its spans carry levels, and
+   * it matches at or over the policy threshold like a detector.
+   */
+  detect?: (text: string) => Detection;
 }
 
 /** Finds the function of a detector type; the registry's by default, a test's own set otherwise. */
@@ -184,7 +190,8 @@ export function screen(
       }
       // A guardrail written in words matches where the judge found its policy violated.
       const inWords = spans.length || !part.judged ? undefined : judgedGuardrail(part.judged, g.id, normalized.text);
-      const detection: Detection = inWords ?? (spans.length ? { level: "l1_confident", spans } : nothing);
+      const detection: Detection = g.detect ? g.detect(normalized.text) : (inWords ?? (spans.length ? { level: "l1_confident", spans } : nothing));
+      const matched = g.detect ? atOrOver(detection.level, policy.threshold) : detection.spans.length > 0;
       outcomes.push({
         detectorId: g.id,
         detectorType: CUSTOM_GUARDRAIL,
@@ -193,8 +200,8 @@ export function screen(
         toolId: part.toolId,
         level: detection.level,
         spans: mapSpans(normalized, detection, policy.threshold, g.labels),
-        customMatched: detection.spans.length > 0,
-        matched: detection.spans.length > 0,
+        customMatched: matched,
+        matched,
         flagged: false,
       });
     }

@@ -14,6 +14,7 @@ import { beforeAll, describe, expect, it } from "vitest";
 import type { DetectorDefinition } from "../../src/screening/detector.js";
 import { screen, type ActiveGuardrail } from "../../src/screening/engine.js";
 import type { Part } from "../../src/screening/parts.js";
+import { builtinGuardrail } from "../../src/screening/detectors/pii/national-ids/pack.js";
 import { compilePattern, type CompiledPattern } from "../../src/screening/patterns.js";
 import { detectors, loadDetectors } from "../../src/screening/registry.js";
 import type { DetectorSettings, Location } from "../../src/screening/vocabulary.js";
@@ -163,6 +164,25 @@ describe("custom guardrails are linear in the input", () => {
     "%s",
     (name) => {
       const g = growth(screenWith({ type: "", location: "user::content" }, guardrails), "user::content", inputs[name]);
+      expect(g.ratio, `${g.small.toFixed(1)} -> ${g.large.toFixed(1)} ms from ${g.n} to ${4 * g.n} units`).toBeLessThanOrEqual(LIMIT);
+    },
+    60_000,
+  );
+});
+
+describe("the built-in national-ID guardrails are linear in the input", () => {
+  const b = builtinGuardrail("custom-guardrail-builtin-national-ids")!;
+  const guardrail: ActiveGuardrail = { id: b.id, patterns: [], labels: b.labels, locations: ["user::content"], detect: b.detect };
+  const more: Record<string, (n: number) => string> = {
+    ...inputs,
+    digitGroups: (n) => "12 345 ".repeat(n / 7),
+    namedIds: (n) => "BSN 111222333 ".repeat(n / 14),
+    letterCodes: (n) => "AB123456C ".repeat(n / 10),
+  };
+  it.each(Object.keys(more))(
+    "%s",
+    (name) => {
+      const g = growth(screenWith({ type: "", location: "user::content" }, [guardrail]), "user::content", more[name]);
       expect(g.ratio, `${g.small.toFixed(1)} -> ${g.large.toFixed(1)} ms from ${g.n} to ${4 * g.n} units`).toBeLessThanOrEqual(LIMIT);
     },
     60_000,

@@ -14,13 +14,15 @@
 // English and other-language text, profanity terms. How texts are held out:
 // held-out.ts; how spans are scored: scoring.ts.
 //
-// The sections, in report order: the PII tables (pii.ts), unknown_links,
+// The sections, in report order: the PII tables (pii.ts), the national
+// identifiers (national-ids.ts, on its own seeded draws), unknown_links,
 // moderated_content/profanity, speed. The faker draws of one section follow
 // those of the one before, so the sections run in this order.
 import { requireCorpora } from "../corpora.js";
 import { corpusFiles, loadTexts, readProfanityTerms } from "./corpus.js";
 import { seedFakers, seedOf } from "./fake-data.js";
 import { parseOptions } from "./options.js";
+import { reportNationalIds } from "./national-ids.js";
 import { reportPii } from "./pii.js";
 import { reportProfanity } from "./profanity.js";
 import { Report, reportHeader, writeDocs } from "./report.js";
@@ -36,6 +38,7 @@ const texts = loadTexts(options);
 const report = new Report();
 reportHeader(report, texts, options, seed);
 reportPii(report, texts, options);
+reportNationalIds(report, texts, seed);
 reportUnknownLinks(report, texts.benign);
 reportProfanity(report, readProfanityTerms(options.split), texts.benign);
 reportSpeed(report, texts);

@@ -141,3 +141,20 @@ describe("pii/address outside the US", () => {
     }
   });
 });
+
+describe("pii/address: Japanese block numbers without a postcode", () => {
+  it("finds chome-block-house numbers glued to the town after a prefecture and a ward", () => {
+    for (const [text, address] of [
+      ["住所は東京都渋谷区神南1-2-3です", "東京都渋谷区神南1-2-3"],
+      ["大阪府大阪市北区梅田3-1-3までお越しください", "大阪府大阪市北区梅田3-1-3"],
+    ]) {
+      expect(coveredAtLeast(text, detectAddress(text), "l1_confident"), text).toEqual([address]);
+    }
+  });
+
+  it("does not take phone numbers, dates or numbers without two administrative units", () => {
+    for (const text of ["東京都の電話03-1234-5678", "東京都渋谷区で2024-01-15に会いましょう", "第1-2号", "神南1-2-3"]) {
+      expectNothing(detectAddress(text));
+    }
+  });
+});

@@ -182,3 +182,68 @@ describe("pii/name: streets, organisations, places and nouns of other languages"
     expect(flagged("I live in 강남구 now.")).toEqual([]);
   });
 });
+
+// Hand-written benign texts that were flagged as names (issue 27), and the names beside them that must stay.
+describe("pii/name: greetings, products, calendar words and data are not names", () => {
+  it("does not take greetings and short sentences in Chinese, Korean or Vietnamese", () => {
+    for (const text of ["谢谢！", "고마워요!", "Cảm ơn bạn nhiều!", "好的。", "네, 감사합니다.", "Chúc mừng sinh nhật bạn!", "ありがとう！"]) {
+      expect(flagged(text), text).toEqual([]);
+    }
+  });
+
+  it("does not take products after an indefinite article, calendar words in the plural, or instructions", () => {
+    for (const text of [
+      "How do I force-kill a Docker container?",
+      "Spin up an Nginx server behind a Redis cache.",
+      "I go to the gym on Saturdays and Sundays.",
+      "Mark ticket 4411 as resolved",
+      "Grant access to the repo for the new intern.",
+      "Bill the customer at the end of the month.",
+      "asyncio — Asynchronous I/O",
+      "Deployment — Configuration and Observability",
+    ]) {
+      expect(flagged(text), text).toEqual([]);
+    }
+  });
+
+  it("does not take the pieces of base64 and other encoded data", () => {
+    for (const text of [
+      '{"payload": "U29tZSBCYXNlNjQ/RGF0YStXaXRoL1NsYXNoZXM=", "sig": "Tm9ybWFuIEJhdGVz/Kevin+Smith/Abc=="}',
+      '{"data":"R0lGODlhAQABAIAAAP///wAAACH5BAEAAAAALAAAAAABAAEAAAICRAEAOw==", "mime": "image/gif"}',
+      "data:image/png;base64,Hello+World/Maria+Lopez/AAAA1234",
+    ]) {
+      expect(flagged(text), text).toEqual([]);
+    }
+  });
+
+  it("still finds the people in the same kinds of sentences", () => {
+    expect(flagged("Mark is my brother.")).toEqual(["Mark"]);
+    expect(flagged("Max called yesterday about the invoice.")).toEqual(["Max"]);
+    expect(flagged('{"customer": "Kevin Smith", "plan": "pro"}')).toEqual(["Kevin Smith"]);
+    expect(flagged("Our Docker expert Priya Raman will join on Saturdays.")).toEqual(["Priya Raman"]);
+    expect(flagged("Nguyễn Văn An sống ở Hà Nội.")).toEqual(["Nguyễn Văn An"]);
+    expect(flagged("Contact 王伟 at the office.")).toEqual(["王伟"]);
+    expect(flagged("名前：高橋美咲")).toEqual(["高橋美咲"]);
+  });
+});
+
+describe("pii/name: Japanese and Korean names inside their own prose", () => {
+  it("finds a Japanese name glued to an honorific or an introduction", () => {
+    expect(confident("担当の山田花子と申します。")).toEqual(["山田花子"]);
+    expect(confident("鈴木一郎さんに連絡してください")).toEqual(["鈴木一郎"]);
+    expect(confident("私の名前は田中太郎です。")).toEqual(["田中太郎"]);
+    expect(confident("山田様にお渡しください。")).toEqual(["山田"]);
+    expect(flagged("田中太郎です。よろしくお願いします。")).toEqual(["田中太郎"]);
+    expect(flagged("こんにちは、佐藤です。")).toEqual(["佐藤"]);
+  });
+
+  it("finds a Korean name before an honorific", () => {
+    expect(confident("김민수 씨에게 전화하세요")).toEqual(["김민수"]);
+  });
+
+  it("does not take shops, castles, field labels or ordinary words of Japanese prose", () => {
+    for (const text of ["中村屋です", "松本城に行きました", "携帯: 090-1234-5678", "電話：03-1234-5678", "本当です", "今日はいい天気です。"]) {
+      expect(flagged(text), text).toEqual([]);
+    }
+  });
+});

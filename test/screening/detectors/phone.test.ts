@@ -111,4 +111,29 @@ describe("pii/phone_number outside the US", () => {
       expect(flagged(text), text).toEqual([]);
     }
   });
+
+  it("finds Japanese numbers glued to Japanese words, and Spanish mobiles written as people write them", () => {
+    const at = (text: string, level: "l1_confident" | "l2_very_likely") => coveredAtLeast(text, detectPhoneNumber(text), level);
+    expect(at("携帯は090-1234-5678です", "l1_confident")).toEqual(["090-1234-5678"]);
+    expect(at("電話番号は03-1234-5678です。", "l1_confident")).toEqual(["03-1234-5678"]);
+    expect(at("090-1234-5678に電話してください", "l1_confident")).toEqual(["090-1234-5678"]);
+    expect(at("お問い合わせ：080 1234 5678", "l2_very_likely")).toEqual(["080 1234 5678"]);
+    expect(at("Mi teléfono es 912 345 678", "l2_very_likely")).toEqual(["912 345 678"]);
+    expect(at("Escríbeme al 678 90 12 34 por WhatsApp", "l2_very_likely")).toEqual(["678 90 12 34"]);
+    expect(at("Mi móvil es 612 34 56 78", "l2_very_likely")).toEqual(["612 34 56 78"]);
+  });
+
+  it("keeps part, item and order numbers, in any script, below the threshold (look-alikes)", () => {
+    for (const text of [
+      "Part number 123456789012 ships tomorrow.",
+      "Item 4006381333931 restocked.",
+      "P/N 1234-5678-9012 is discontinued.",
+      "The pallet holds 412 555 2671 pcs.",
+      "注文番号は1234-5678-9012です",
+      "订单号 13912345678",
+      "第1234567号",
+    ]) {
+      expect(flagged(text), text).toEqual([]);
+    }
+  });
 });

@@ -40,4 +40,12 @@ describe("pii/us_social_security_number", () => {
     const text = "🆔 SSN 536-22-8901 🆗";
     expect(covered(text, detectSsn(text))).toEqual(["536-22-8901"]);
   });
+
+  it("leaves product and order codes of the same shape alone unless SSN words say otherwise (look-alikes)", () => {
+    for (const text of ["SKU 720-44-1982 is out of stock", "Part no. 720-44-1982", "Item #720-44-1982 x 3", "720-44-1982 in stock", "Artikel 720-44-1982"]) {
+      expectNothing(detectSsn(text));
+    }
+    expect(detectSsn("My SSN for the order is 720-44-1982").level).toBe("l1_confident");
+    expect(detectSsn("Customer 720-44-1982").level).toBe("l2_very_likely");
+  });
 });

@@ -44,7 +44,7 @@ const words = (list: readonly string[]) => new RegExp(`(?:^|[^\\p{L}])(?:${list.
 // Stems: "call", "called", "calling"; "telefon", "telefonnummer"; "llámame".
 // prettier-ignore
 const PHONE_WORDS = words([
-  "call\\p{L}*", "phone\\p{L}*", "tel", "tél\\p{L}*", "tele?f\\p{L}*", "puh\\p{L}*", "mobil\\p{L}*", "móvil\\p{L}*", "mob", "cel",
+  "call\\p{L}*", "phone\\p{L}*", "tel", "tél\\p{L}*", "tel[eé]?f\\p{L}*", "puh\\p{L}*", "mobil\\p{L}*", "móvil\\p{L}*", "mob", "cel",
   "cell\\p{L}*", "celular", "handy", "portable", "gsm", "fax", "sms", "whatsapp", "viber", "telegram", "dial\\p{L}*", "ring", "rang",
   "hotline", "helpline", "landline", "switchboard", "appel\\p{L}*", "llam\\p{L}*", "lláma\\p{L}*", "chiam\\p{L}*", "anruf\\p{L}*", "ruf",
   "bel", "ligue", "ligar", "zadzwo\\p{L}*", "тел\\p{L}*", "моб\\p{L}*", "звони\\p{L}*", "позвони\\p{L}*",
@@ -56,14 +56,18 @@ const GENERIC_WORDS = words([
   "number", "numbers", "numéro", "número", "numero", "nummer", "no\\.?", "nr\\.?", "n°", "№", "contact", "kontakt", "contacto", "reach",
   "text(?:ed)?", "message", "messages", "signal", "office", "desk", "home", "work", "direct", "answering",
 ]);
-// Phone words right after a number: "0123 456789-Office", "(555) 123-4567 mobile".
+// Phone words right after a number: "0123 456789-Office", "(555) 123-4567 mobile", "... por WhatsApp";
+// in Chinese, Japanese and Korean glued to it ("090-1234-5678に電話して").
 const CONTEXT_AFTER =
-  /^[\s,-]*\(?(?:office|fax|mobile|cell|home|work|tel|phone|direct|landline|whatsapp|mobil|handy|portable|móvil|cellulare|privat|büro|bureau|ufficio|oficina)\b/i;
+  /^[\s,-]*\(?(?:(?:on|via|per|por|par|pelo|auf|über|su|op|na)\s+)?(?:office|fax|mobile|cell|home|work|tel|phone|direct|landline|whatsapp|mobil|handy|portable|móvil|cellulare|privat|büro|bureau|ufficio|oficina|telegram|signal|viber)\b/i;
+const CONTEXT_AFTER_CJK = /^[\s、，,]*(?:[にへまでか]|から|まで)?(?:電話|携帯|ショートメール|SMS|연락|전화|打电话|电话|電話)/;
 // Words that make a number something else: "order 0123456789", "invoice no. 12 345 678", "1 234 567 km".
 const NOT_PHONE_BEFORE =
-  /(?:^|[^\p{L}])(?:order|orders|invoice|inv|ticket|tracking|ref|reference|account|acct|iban|card|pin|code|zip|postcode|isbn|issn|doi|serial|sku|id|ids|version|ver|v|build|release|amount|total|price|population|patent|case|policy|claim|social security|security|ssn|tax|tin|passport|licen[cs]e|suite|ste|apt|apartment|unit|room|floor|box|bloc|lot|bestellung|rechnung|commande|facture|pedido|factura|ordine|fattura|заказ|счёт|счет)(?:\s*(?:no\.?|nr\.?|number|num|#|:|is|was))*\s*$/iu;
+  /(?:^|[^\p{L}])(?:order|orders|invoice|inv|ticket|tracking|ref|reference|account|acct|iban|card|pin|code|zip|postcode|isbn|issn|doi|serial|sku|part|parts|p\/n|pn|mpn|item|product|model|article|art|catalog|catalogue|ean|upc|gtin|batch|id|ids|version|ver|v|build|release|amount|total|price|population|patent|case|policy|claim|social security|security|ssn|tax|tin|passport|licen[cs]e|suite|ste|apt|apartment|unit|room|floor|box|bloc|lot|bestellung|rechnung|commande|facture|pedido|factura|ordine|fattura|заказ|счёт|счет)(?:\s*(?:no\.?|nr\.?|number|num|#|:|is|was))*\s*$/iu;
+// The same in Chinese, Japanese and Korean, right before the number: order, part, invoice, account, member numbers.
+const NOT_PHONE_CJK = /(?:注文|订单|訂單|品番|型番|伝票|請求|请求|发票|發票|会員|会员|口座|账户|賬戶|주문|계좌|송장)[^\d]{0,6}$/;
 const UNIT_AFTER =
-  /^\s*(?:%|km|m|mi|kg|g|t|l|ml|€|\$|£|eur|usd|dollars?|euros?|people|persons|inhabitants|habitantes|einwohner|km2|km²|sq|square|miles|millas|years|jahre|años|bytes|kb|mb|gb)\b/i;
+  /^\s*(?:%|km|m|mi|kg|g|t|l|ml|€|\$|£|eur|usd|dollars?|euros?|pcs|pieces|units|qty|people|persons|inhabitants|habitantes|einwohner|km2|km²|sq|square|miles|millas|years|jahre|años|bytes|kb|mb|gb)\b/i;
 
 // Shapes that are something else.
 const DATE = /^(?:(\d{4})[-./](\d{1,2})[-./](\d{1,2})|(\d{1,2})[-./](\d{1,2})[-./](\d{4}|\d{2}))(?:$| \d{1,2}$)/;
@@ -188,6 +192,13 @@ function levelOf(shape: Shape, parsed: Parsed | null, context: boolean, thousand
   return parsed?.valid && phoneGrouping && !thousands ? "l4_less_likely" : "l5_unlikely";
 }
 
+const CJK_LETTER = /[\p{Script=Han}\p{Script=Hiragana}\p{Script=Katakana}\p{Script=Hangul}]/u;
+
+/** A letter or digit at i that makes a number there part of a word: any but a CJK character. */
+function gluedLetter(text: string, i: number): boolean {
+  return isWordChar(text, i) && !CJK_LETTER.test(text[i]);
+}
+
 function findPhoneNumbers(text: string): Finding[] {
   const out: Finding[] = [];
   let excluded: ((start: number, end: number) => boolean) | null = null;
@@ -200,7 +211,8 @@ function findPhoneNumbers(text: string): Finding[] {
       start = m.index + (m[0].length - raw.length);
     }
     let end = start + raw.length;
-    if (isWordChar(text, start - 1) || isWordChar(text, end)) continue;
+    // Chinese, Japanese and Korean glue numbers to words ("携帯は090-1234-5678です"); other scripts' letters make it part of a word.
+    if (gluedLetter(text, start - 1) || gluedLetter(text, end)) continue;
     // A "." or "," glued to digits on either side makes this part of a decimal number; ":" a time.
     const prev = text[start - 1] ?? "";
     if (/[.,:]/.test(prev) && /\d/.test(text[start - 2] ?? "")) continue;
@@ -247,8 +259,8 @@ function findPhoneNumbers(text: string): Finding[] {
     const parsed = check(raw, digits, shape);
     const window = before(text, start, 40);
     const after = text.slice(end, end + 24);
-    const negative = NOT_PHONE_BEFORE.test(window.slice(-24)) || UNIT_AFTER.test(after);
-    const specific = PHONE_WORDS.test(window) || PHONE_WORDS_CJK.test(window) || CONTEXT_AFTER.test(after);
+    const negative = NOT_PHONE_BEFORE.test(window.slice(-24)) || NOT_PHONE_CJK.test(window) || UNIT_AFTER.test(after);
+    const specific = PHONE_WORDS.test(window) || PHONE_WORDS_CJK.test(window) || CONTEXT_AFTER.test(after) || CONTEXT_AFTER_CJK.test(after);
     const context = specific || (!negative && GENERIC_WORDS.test(window));
     const thousands = THOUSANDS.test(raw);
     const separators = new Set(raw.replace(/[\d()+]/g, "").replace(/\s+/g, " "));

@@ -11,6 +11,8 @@
 //     other identifiers and phone-like numbers)
 //   nine digits, context -> l2; nine digits alone -> not reported (any
 //     9-digit number - order ids, zip+4 without dash - would match)
+//   product and order words without SSN words (SKU, part no., order, "in
+//     stock" after it) -> not reported
 import type { Detection } from "../../detector.js";
 import { piiDetector } from "./family.js";
 import { type Finding, before, isWordChar, toDetection } from "../findings.js";
@@ -18,6 +20,12 @@ import { type Finding, before, isWordChar, toDetection } from "../findings.js";
 const DELIMITED = /(?<![\d-])(\d{3})([- ])(\d{2})\2(\d{4})(?![\d-])/g;
 const UNDELIMITED = /(?<![\d-])\d{9}(?![\d-])/g;
 const CONTEXT = /\b(?:ssn|ssns|ss ?#|ss no|social security|social sec|soc\.? ?sec|ssa|taxpayer id|tax id|tin|itin)\b|\bsocial\b/;
+
+// Words that make a 3-2-4 number a product or order code ("SKU 720-44-1982", "part no. 720-44-1982",
+// "720-44-1982 in stock"): without SSN words, such a number is not reported.
+const CODE_BEFORE =
+  /(?:^|[^\p{L}])(?:sku|skus|part|parts|p\/n|pn|mpn|item|items|product|model|article|art|catalog|catalogue|order|orders|invoice|tracking|serial|ean|upc|gtin|batch|lot|stock|style|bestellung|artikel|pedido|commande|référence|articolo)(?:\s*(?:no\.?|nr\.?|number|num|#|:|is|was|code|id))*\s*$/iu;
+const CODE_AFTER = /^\s*(?:(?:is|are)\s+)?(?:in stock|out of stock|back in stock|x\s*\d|pcs|pieces|units|qty|ships|shipped|restocked)\b/i;
 
 const KNOWN_PUBLIC = new Set(["078051120", "219099999", "123456789", "111111111", "333333333", "987654320"]);
 
@@ -39,6 +47,7 @@ function findSsns(text: string): Finding[] {
     const digits = m[1] + m[3] + m[4];
     if (!ssnStructurallyValid(digits)) continue;
     const context = CONTEXT.test(before(text, start, 60));
+    if (!context && (CODE_BEFORE.test(before(text, start, 30)) || CODE_AFTER.test(text.slice(end, end + 24)))) continue;
     const level = context ? "l1_confident" : m[2] === "-" ? "l2_very_likely" : "l3_likely";
     out.push({ start, end, level });
   }

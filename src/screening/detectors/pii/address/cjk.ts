@@ -21,7 +21,12 @@ const HAN = /[\u3040-\u30ff\u3400-\u9fff々]/;
 // Administrative units: province, city, district, county, town, village; prefecture (都道府県).
 const ADMIN = /[省市区區县縣镇鎮乡鄉都道府県町村郡]/g;
 // House numbers: "88号", "7號", "1丁目", "8番地", "4番"; a 〒 postcode.
-const ANCHOR = /〒\s?\d{3}-?\d{4}|\d{1,5}\s?[号號](?![线線码碼机機公高案舰艦船卫衛星球])|\d{1,2}丁目|\d{1,4}番地?/g;
+// Japanese block numbers glued to the town name: "神南1-2-3", "千代田1-1" (chome, block, house).
+const ANCHOR =
+  /〒\s?\d{3}-?\d{4}|\d{1,5}\s?[号號](?![线線码碼机機公高案舰艦船卫衛星球])|\d{1,2}丁目|\d{1,4}番地?|(?<=[\u3400-\u9fff々ヶ])\d{1,2}[-－]\d{1,4}(?:[-－]\d{1,4})?(?![\d\-－])/g;
+const BLOCK_NUMBER = /^\d/;
+// Words that make a hyphenated number a phone, fax or other number rather than a block number.
+const NOT_BLOCK = /電話|携帯|番号|TEL|FAX|Tel|Fax|郵便/;
 const ADMIN_ANY = /[省市区區县縣镇鎮乡鄉都道府県町村郡]/;
 // Words leading up to an address; the last one found ends the lead-in (no backtracking: a plain alternation).
 const LEAD_WORDS = /寄到|送到|发到|發到|寄往|送往|住在|位于|位於|地址|住所|[はをにへで在到是]/g;
@@ -93,6 +98,8 @@ function cjkAnchors(text: string, out: Finding[]): void {
     const after = AFTER.exec(text.slice(end, end + 40));
     if (after) end += after[0].length;
     const admin = new Set(text.slice(start, end).match(ADMIN) ?? []).size;
+    // A hyphenated block number counts after a prefecture or city and a ward or town: "東京都渋谷区神南1-2-3".
+    if (BLOCK_NUMBER.test(m[0]) && /[-－]/.test(m[0]) && !postcode && (admin < 2 || NOT_BLOCK.test(head))) continue;
     if (admin === 0 && !postcode && !/丁目|番/.test(m[0]) && !STREET_END.test(head)) continue;
     if (head.length === 0 && !postcode) continue;
     const level = postcode || admin >= 2 ? "l1_confident" : admin === 1 ? "l2_very_likely" : "l3_likely";

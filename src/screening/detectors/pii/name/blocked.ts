@@ -1,9 +1,11 @@
-// Text pii/name leaves alone because it belongs to other detectors or is a firm list.
+// Text pii/name leaves alone because it belongs to other detectors, is encoded data or is a firm list.
 import { findAddresses } from "../address/index.js";
 import { ORG_LIST_CUE, PEOPLE_LIST_CUE } from "./cues.js";
 import { FIRM_HINT, FIRM_LIST, FIRM_SUFFIX, FOREIGN_CONJUNCTIONS } from "./firms.js";
 import { lexiconKind } from "./kinds.js";
 import { COMMON } from "./lexicons.js";
+
+const ENCODED = /[A-Za-z0-9+/]{20,}={0,2}/g;
 
 /** Regions other detectors own: e-mail addresses, URLs and street addresses hold name-like words. */
 export function blockedRanges(text: string): { start: number; end: number }[] {
@@ -20,6 +22,12 @@ export function blockedRanges(text: string): { start: number; end: number }[] {
       out.push({ start: s, end: e });
       at = text.indexOf(marker, e);
     }
+  }
+  // Base64 and other encoded blobs (in JSON, data: URLs, tokens): "+" and "/" split them into
+  // name-like pieces ("Tm9y/Kevin+Smith/Abc=="). A run of 20+ such characters with no space, holding
+  // a "+" or "/" and a digit or padding, is data.
+  for (const m of text.matchAll(ENCODED)) {
+    if (/[+/]/.test(m[0]) && /[\d=]/.test(m[0])) out.push({ start: m.index, end: m.index + m[0].length });
   }
   for (const a of findAddresses(text)) {
     if (a.level === "l4_less_likely" || a.level === "l5_unlikely") continue;

@@ -8,6 +8,7 @@ import { isCap, isInitial, type Token } from "./tokens.js";
 const stripMarks = (s: string) => s.normalize("NFD").replace(/\p{M}/gu, "");
 
 export type Kind = "given" | "givenCommon" | "surname" | "surnameCommon" | "unknown" | "cyrillic" | "word" | "initial" | "particle" | "stop" | "place" | "org";
+const ENGLISH_SUFFIX = /(?:ous|ive|less|able|ible|tion|sion|ment|ness|ity|ism|ize|ise|ized|ised|ical|ally|ings)$/;
 const CYRILLIC_WORD = /^\p{Script=Cyrillic}+(?:['’-]\p{Script=Cyrillic}+)*$/u;
 
 const CYRILLIC_SURNAME =
@@ -77,6 +78,10 @@ function computeKind(t: Token): Kind {
     if (ENGLISH.has(base) || STOP.has(base) || (base.endsWith("s") && (ENGLISH.has(base.slice(0, -1)) || DEMONYMS.has(base.slice(0, -1))))) return "word";
     // "CEOs", "APIs": acronym plurals.
     if (/^\p{Lu}{2,}s$/u.test(t.raw)) return "word";
+    // "Saturdays", "Mondays": calendar words in the plural.
+    if (/^(?:mon|tues|wednes|thurs|fri|satur|sun)days$/.test(t.key)) return "stop";
+    // English derivational endings no name has: "Asynchronous", "Configuration", "Deployment".
+    if (t.key.length >= 8 && /^[a-z]+$/.test(t.key) && ENGLISH_SUFFIX.test(t.key)) return "word";
   }
   // Towns built from a name and a suffix: "Mayertboro", "Fort Steviecester"'s "Steviecester".
   if (lex === null && (PLACE_SUFFIX.test(t.key) || /-(?:under|upon|on|le|en|sur|am|an|bei)-/.test(t.key))) return "place";

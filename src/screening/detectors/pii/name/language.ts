@@ -32,7 +32,7 @@ const WORDS: Record<string, string> = {
   ro: "și este în pe cu la din care mai pentru ca sunt fost un o nu se al ale lui ei el ea",
   tr: "ve bir bu için ile da de ne kim ki olarak olan gibi daha çok en",
   id: "yang dan di ke dari ini itu dengan untuk tidak ada akan pada juga saya kamu dia mereka",
-  vi: "của và là có không được trong cho những người một các với này đã đến",
+  vi: "của và là có không được trong cho những người một các với này đã đến bạn tôi anh em chị rất nhiều ơn cảm gì sao nào ở khi thì mà nhưng",
   pl: "i w na z że się nie do jest to jak ale od po za czy są był była",
   sv: "och att det som är på för med den till inte har av om ett jag du han hon vi min mitt mina",
   da: "og at det som er på for med den til ikke har af om et jeg du han hun vi min mit mine",

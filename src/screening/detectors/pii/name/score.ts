@@ -13,6 +13,43 @@ const LATIN_LETTERS = /\p{Script=Latin}{3}/u;
 /** Longest line (UTF-16 units) that counts as the run's own line: a signature, an address block, a "Name: ..." field. */
 const WHOLE_LINE = 80;
 
+// Given names that are also English verbs people start instructions with.
+const IMPERATIVE_NAMES = new Set([
+  "mark",
+  "bill",
+  "grant",
+  "pat",
+  "sue",
+  "jack",
+  "max",
+  "rob",
+  "chase",
+  "don",
+  "pierce",
+  "lance",
+  "josh",
+  "nick",
+  "wade",
+  "cliff",
+  "sandy",
+  "rusty",
+  "buck",
+  "dash",
+  "flick",
+  "page",
+  "skip",
+  "tag",
+  "will",
+]);
+// What follows a name as the subject of a sentence rather than an object: a verb or a conjunction.
+const SUBJECT_FOLLOWS =
+  /^\s*(?:$|[,.:;!?'’]|(?:and|or|is|was|has|had|will|would|can|could|should|may|might|must|did|does|do|said|says|went|came|told|got|made|took|gave|saw|knew|thought|left|felt|sent|wrote|called|asked|replied|who|from|of|at|in|here|there)\b|\p{L}+(?<!s)s\b|\p{L}+ed\b)/iu;
+
+/** The words after a run read as a noun it qualifies or an object ("container", "ticket 4411", "access"), not as its verb. */
+function imperativeAfter(after: string): boolean {
+  return /^\s+\p{Ll}/u.test(after) && !SUBJECT_FOLLOWS.test(after);
+}
+
 // eslint-disable-next-line max-lines-per-function -- an ordered list of tuned rules, first match wins; read top to bottom it is the specification of a name's level (docs/detectors.md)
 export function scoreRun(text: string, run: Run, allTokens: Token[], index: number): Level {
   const { tokens, kinds } = run;
@@ -62,6 +99,21 @@ export function scoreRun(text: string, run: Run, allTokens: Token[], index: numb
     if (NAMED_WORKS.test(text.slice(last.end, last.end + 16)) && nameWords.length > 0) return "l4_less_likely";
     return givens > 0 && nameWords.length >= 2 ? "l4_less_likely" : "no_level";
   }
+  // "a Docker container", "our Nginx server", "this Python script": a capitalised word between a
+  // determiner and a lower-case noun names a product or a kind of thing, not a person ("An" capitalised
+  // is left out: it is also a Vietnamese name).
+  if (
+    !strongCue &&
+    !kinds.includes("given") &&
+    /(?:^|[^\p{L}])(?:a|an|[Oo]ur|[Mm]y|[Yy]our|[Tt]heir|[Ii]ts|[Tt]his|[Tt]hese|[Tt]hose|[Ee]very|[Ee]ach|[Aa]ny|[Ss]ome|[Nn]o)\s+$/u.test(
+      text.slice(Math.max(0, first.start - 7), first.start),
+    ) &&
+    imperativeAfter(text.slice(last.end, last.end + 16))
+  )
+    return "no_level";
+  // "Mark ticket 4411 as resolved", "Bill the customer": a given name that is also a verb, opening a
+  // sentence before its object, is an instruction.
+  if (atStart && tokens.length === 1 && IMPERATIVE_NAMES.has(first.key) && !strongCue && imperativeAfter(text.slice(last.end, last.end + 16))) return "no_level";
   // "Kołodziej-Polak", "Melo-Nogueira" alone are as often firms as people.
   if (nameWords.length === 1 && tokens.length === 1 && first.key.includes("-") && !strongCue) {
     // ... unless both parts are given names: "Jean-Pierre", "Anna-Lena".

@@ -115,7 +115,7 @@ export class ScreeningPool {
   private spawn(): Slot {
     const finished = new Int32Array(new SharedArrayBuffer(4));
     // Each worker reaches the model thread on a port of its own (docs/decisions.md#model-runtime).
-    const modelPort = this.detectorOptions.models ? detectorPort() : undefined;
+    const modelPort = this.detectorOptions.models?.slots.length ? detectorPort() : undefined;
     const worker = new Worker(WORKER_ENTRY, {
       workerData: { detectors: { ...this.detectorOptions, modelPort }, finished } satisfies WorkerData,
       transferList: modelPort ? [modelPort] : [],

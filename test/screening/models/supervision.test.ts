@@ -4,6 +4,9 @@
 // pool does), never a 500 nor a hang; the next request is screened with the model again, on the main
 // thread and on a screening worker (which receives a new port); the restart is counted and logged.
 // The thread is ended through the test handle (modelThreadForTests), as a crash would end it.
+import { cpSync, mkdtempSync, rmSync } from "node:fs";
+import { tmpdir } from "node:os";
+import path from "node:path";
 import { Writable } from "node:stream";
 import type { Worker } from "node:worker_threads";
 import { pino } from "pino";
@@ -99,5 +102,29 @@ describe("a model thread that crashes", () => {
     await restarted(before);
     // The worker screens with the model again, through the port the pool handed it after the restart.
     await screensWithModel(filler(), attack());
+  });
+});
+
+describe("a model thread that keeps failing to start", () => {
+  it("stops being restarted: /readyz answers 503, requests that need the model 503", async () => {
+    const dir = path.join(mkdtempSync(path.join(tmpdir(), "parapet-supervision-")), "unigram-attack");
+    cpSync(fixture("unigram-attack"), dir, { recursive: true });
+    const other = await startTestServer({ PARAPET_PROMPT_ATTACK_MODEL: dir, PARAPET_SCREENING_WORKERS: "0" });
+    try {
+      expect((await other.rest("GET", "/readyz", undefined, null)).status).toBe(200);
+      // The graph is gone: every restart fails to load it (five tries, 0.1 s to 1.6 s apart).
+      rmSync(path.join(dir, "onnx"), { recursive: true });
+      await modelThreadForTests()!.terminate();
+      for (let i = 0; i < 200 && modelThreadState() !== "stopped"; i++) await new Promise((r) => setTimeout(r, 50));
+      expect(modelThreadState()).toBe("stopped");
+      expect(await other.rest("GET", "/readyz", undefined, null)).toMatchObject({ status: 503, body: { status: "models_unavailable" } });
+      const res = await other.rest("POST", "/v2/guard", { messages: [{ role: "user", content: attack() }] }, other.screeningKey);
+      expect503(res);
+      expect(res.body.message).toMatch(/stopped restarting after 5 failed starts/);
+      const metrics = await (await fetch(`${other.url}/metrics`)).text();
+      expect(metrics).toMatch(/^parapet_model_thread_restarts_total\{outcome="failed"\} 5$/m);
+    } finally {
+      await other.close();
+    }
   });
 });

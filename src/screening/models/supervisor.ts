@@ -23,7 +23,7 @@ const MAX_DELAY_MS = 30_000;
 /** A thread that ran this long before it crashed starts again after the first delay. */
 const STABLE_MS = 60_000;
 /** Starts that fail in a row (the graphs no longer load, the thread dies while loading) before restarts stop. */
-export const MAX_FAILED_STARTS = 5;
+const MAX_FAILED_STARTS = 5;
 
 export class ModelSupervisor {
   private host: ModelHost;

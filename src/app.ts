@@ -47,6 +47,7 @@ import { openRepositories, type Repositories } from "./repositories.js";
 import { Judge, type JudgeObserver } from "./screening/judges/judge.js";
 import { JudgePrepass } from "./screening/judges/prepass.js";
 import { judgeModelName } from "./screening/judges/settings.js";
+import { modelThreadState, onModelThread } from "./screening/models/runtime.js";
 import { detectorsVersion, loadDetectors, prepareDetectors, releaseDetectors, screeningTextCost } from "./screening/registry.js";
 import { createConsoleHandler } from "./server/console.js";
 import { createHttpHandler, type HttpHandlerParts, type RequestLoad } from "./server/http-handler.js";
@@ -137,6 +138,31 @@ function screeningPoolOf(config: Config, metrics: Metrics, detectorOptions: Para
     maxQueue: config.screeningQueue,
     maxQueuePerOrg: config.screeningQueuePerOrg,
     maxWaitMs: config.screeningMaxWaitMs,
+  });
+}
+
+/**
+ * The model thread's crashes and restarts in the log and the metrics, and /readyz failing once it stopped
+ * restarting (docs/learned-detectors.md#when-the-model-thread-crashes); returns the unsubscribe.
+ */
+function watchModelThread(probes: ProbeState, metrics: Metrics, log: Logger): () => void {
+  probes.unable = () => (modelThreadState() === "stopped" ? "models_unavailable" : undefined);
+  return onModelThread((e) => {
+    if (e.kind === "crashed")
+      log.error({ cause: e.cause, restart_in_ms: e.restartInMs }, "model thread crashed: requests that need a configured model answer 503 until it restarts");
+    else if (e.kind === "restarted") {
+      metrics.modelThreadRestarts.inc({ outcome: "ok" });
+      log.info({ after_ms: e.afterMs }, "model thread restarted");
+    } else if (e.kind === "start_failed") {
+      metrics.modelThreadRestarts.inc({ outcome: "failed" });
+      log.error({ cause: e.cause, restart_in_ms: e.restartInMs }, "model thread failed to start again");
+    } else {
+      metrics.modelThreadRestarts.inc({ outcome: "failed" });
+      log.error(
+        { cause: e.cause, failed_starts: e.failedStarts },
+        "model thread stopped restarting: /readyz answers 503, requests that need a configured model answer 503",
+      );
+    }
   });
 }
 
@@ -263,6 +289,7 @@ export async function startApp(config: Config, log: Logger = createLogger(config
     await bootstrap(repos.orgs, repos.keys, keys, log);
 
     const metrics = new Metrics();
+    closers.push(watchModelThread(probes, metrics, log));
     const pool = screeningPoolOf(config, metrics, detectorOptions);
     closers.push(() => pool?.close());
     await pool?.ready();

@@ -52,8 +52,8 @@ export interface Config {
   screeningQueue: number;
   screeningQueuePerOrg: number;
   screeningMaxWaitMs: number;
-  /** Models that serve built-in detectors (docs/configuration.md#models), when any is configured. */
-  models?: ModelSettings;
+  /** Models that serve built-in detectors (docs/configuration.md#models): `slots` is empty when none is configured. */
+  models: ModelSettings;
   /** Journal segments whose damage the operator accepts losing (docs/storage.md#damaged-journal). */
   acceptJournalLoss: string[];
   /** How long start-up waits for the previous owner of the data directory to exit. */
@@ -131,7 +131,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     screeningQueue: int(env, "PARAPET_SCREENING_QUEUE", 256, 1, 100_000),
     screeningQueuePerOrg: int(env, "PARAPET_SCREENING_QUEUE_PER_ORG", 64, 1, 100_000),
     screeningMaxWaitMs: int(env, "PARAPET_SCREENING_MAX_WAIT_MS", 5_000, 10, 600_000),
-    models: modelSettingsOf(env),
+    models: serviceModelSettingsOf(env),
     acceptJournalLoss: journalNamesOf(env, "PARAPET_ACCEPT_JOURNAL_LOSS"),
     lockWaitMs: int(env, "PARAPET_LOCK_WAIT_MS", 10_000, 0, 600_000),
     authFailureBurst: int(env, "PARAPET_AUTH_FAILURE_BURST", 20, 1, 1_000_000),
@@ -259,12 +259,15 @@ export function cliApiOf(env: NodeJS.ProcessEnv = process.env): {
 }
 
 /**
- * The configured models (docs/configuration.md#models): a Hugging Face model
+ * The model settings (docs/configuration.md#models): a Hugging Face model
  * folder per slot, or for prompt_attack and moderation the older
- * single-file settings; undefined when none is set. Folders are checked
- * further when they load, at start-up.
+ * single-file settings, and the settings every model shares (window, stride,
+ * device, threads, the PII model's aggregation). With no slot set, `slots`
+ * is empty and the shared settings are still read: `parapet calibrate --model
+ * DIR` runs a folder with them whether or not a slot names it. Folders are
+ * checked further when they load, at start-up.
  */
-export function modelSettingsOf(env: NodeJS.ProcessEnv): ModelSettings | undefined {
+export function modelSettingsOf(env: NodeJS.ProcessEnv = process.env): ModelSettings {
   const slots = [slotOf(env, "prompt_attack") ?? olderPromptAttackOf(env), slotOf(env, "moderation") ?? olderModerationOf(env), slotOf(env, "pii")].filter(
     (s): s is SlotSettings => s !== undefined,
   );
@@ -275,8 +278,15 @@ export function modelSettingsOf(env: NodeJS.ProcessEnv): ModelSettings | undefin
     aggregation: oneOf(env, "PARAPET_PII_MODEL_AGGREGATION", "first", AGGREGATIONS),
     threads: int(env, "PARAPET_MODEL_THREADS", availableParallelism(), 1, 1024),
   };
-  if (env.PARAPET_PII_MODEL_AGGREGATION && !slots.some((s) => s.slot === "pii")) throw new Error("PARAPET_PII_MODEL_AGGREGATION is set but PARAPET_PII_MODEL is not");
-  return slots.length ? { slots, ...general } : undefined;
+  return { slots, ...general };
+}
+
+/** The service's model settings: an aggregation set without a PII model would configure nothing there, so it is refused. */
+function serviceModelSettingsOf(env: NodeJS.ProcessEnv): ModelSettings {
+  const models = modelSettingsOf(env);
+  if (env.PARAPET_PII_MODEL_AGGREGATION && !models.slots.some((s) => s.slot === "pii"))
+    throw new Error("PARAPET_PII_MODEL_AGGREGATION is set but PARAPET_PII_MODEL is not");
+  return models;
 }
 
 /** Each slot's settings by name; `older` is the single-file setting of earlier versions. */

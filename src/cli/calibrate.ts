@@ -5,7 +5,7 @@
 import { existsSync, readFileSync, statSync } from "node:fs";
 import { join, resolve } from "node:path";
 import { parseArgs } from "node:util";
-import { loadConfig } from "../config.js";
+import { loadConfig, modelSettingsOf } from "../config.js";
 import { calibrationFileOf, checkData, chooseThresholds, DataErrors, DEFAULT_BUDGETS, labelsToCalibrate, scoreData } from "../screening/calibration/calibrate.js";
 import { writeCalibration } from "../screening/calibration/file.js";
 import type { FprBudgets } from "../screening/calibration/fpr-budgets.js";
@@ -178,7 +178,8 @@ function howTheServiceReadsIt(out: string, dir: string | undefined, slot: Slot |
  * runtime, the judge client): loaded only here.
  */
 async function modelScorer(dir: string, slot: Slot): Promise<CalibrationScorer> {
-  const { slots: configured = [], ...shared } = loadConfig().models ?? {};
+  // The model settings alone: the rest of the service's configuration is not needed to run a folder.
+  const { slots: configured, ...shared } = modelSettingsOf();
   const same = configured.find((s) => s.slot === slot && s.dir !== undefined && resolve(s.dir) === dir);
   const { modelCalibrationScorer } = await import("../screening/models/calibration-scorer.js");
   return modelCalibrationScorer(dir, slot, { ...shared, labels: same?.labels });

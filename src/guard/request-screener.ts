@@ -13,7 +13,7 @@ import { DeadlineExceededError, GuardrailLimitError, screen, type Screening, typ
 import type { JudgePrepass } from "../screening/judges/prepass.js";
 import { failModeOf } from "../screening/judges/settings.js";
 import type { Part } from "../screening/parts.js";
-import { ModelDeadlineError } from "../screening/models/host.js";
+import { ModelDeadlineError, ModelUnavailableError } from "../screening/models/host.js";
 import { detectFnOf, type PrepareDetectors } from "../screening/registry.js";
 import { GuardrailCache } from "./guardrail-cache.js";
 import type { ScreeningPool } from "./worker-pool.js";
@@ -111,9 +111,13 @@ export class RequestScreener {
   }
 }
 
-/** The engine's stops as the contract's errors: past the deadline `timeout`, too many custom-guardrail matches `payload_too_large`. */
+/**
+ * The engine's stops as the contract's errors: past the deadline `timeout`, too many custom-guardrail matches
+ * `payload_too_large`, the model thread down (crashed, restarting) `unavailable` with Retry-After.
+ */
 export function apiErrorOf(err: unknown, timeoutMessage = "the request did not complete within its deadline"): unknown {
   if (err instanceof DeadlineExceededError || err instanceof ModelDeadlineError) return new ApiError("timeout", timeoutMessage);
+  if (err instanceof ModelUnavailableError) return new ApiError("unavailable", err.message, { "retry-after": String(err.retryAfterS) });
   if (err instanceof GuardrailLimitError) return new ApiError("payload_too_large", err.message);
   return err;
 }

@@ -25,8 +25,9 @@ import type { StoredGuardrail } from "../custom-guardrails/repository.js";
 import type { Metrics } from "../observability/metrics.js";
 import { DeadlineExceededError, GuardrailLimitError, type Screening, type ScreeningPolicy } from "../screening/engine.js";
 import type { Part } from "../screening/parts.js";
-import { detectorPort, type DetectorOptions } from "../screening/registry.js";
-import type { WorkerData, WorkerJob, WorkerReply } from "./worker.js";
+import { onModelThread } from "../screening/models/runtime.js";
+import { detectorLink, type DetectorOptions } from "../screening/registry.js";
+import type { WorkerData, WorkerJob, WorkerMessage, WorkerReply } from "./worker.js";
 
 // Compiled (dist/, `npm start`) the worker loads its JavaScript directly; from
 // the TypeScript sources (tests, tsx) it first registers tsx's loader.
@@ -86,6 +87,15 @@ function overloaded(why: string, retryAfterS: number): ApiError {
   return new ApiError("unavailable", `screening is overloaded (${why}); retry later`, { "retry-after": String(retryAfterS) });
 }
 
+/** A worker's failed job as the error the request answers. */
+function errorOf(m: Extract<WorkerReply, { error: string }>): Error {
+  if (m.kind === "deadline") return new DeadlineExceededError();
+  if (m.kind === "limit") return new GuardrailLimitError(m.limit ?? 0);
+  // The model thread crashed or restarts: retryable, as an overloaded pool answers.
+  if (m.kind === "unavailable") return new ApiError("unavailable", m.error, { "retry-after": String(m.retryAfterS ?? 1) });
+  return new Error(`screening worker: ${m.error}`);
+}
+
 export class ScreeningPool {
   private readonly slots: Slot[] = [];
   /** Waiting jobs by organization; Map order is the round-robin order. */
@@ -96,6 +106,8 @@ export class ScreeningPool {
   private closed = false;
   /** Workers terminated because a job overran its deadline (tests and metrics read it). */
   replaced = 0;
+  /** Stops following the model thread's restarts. */
+  private readonly unwatch: () => void;
 
   constructor(
     size: number,
@@ -105,6 +117,16 @@ export class ScreeningPool {
     private readonly limits: PoolLimits = defaultPoolLimits,
   ) {
     for (let i = 0; i < size; i++) this.slots.push(this.spawn());
+    // A restarted model thread: every worker's port went with the old one (docs/learned-detectors.md#when-the-model-thread-crashes).
+    this.unwatch = detectorOptions.models?.slots.length ? onModelThread((e) => e.kind === "restarted" && this.reconnect()) : () => {};
+  }
+
+  /** Hands each worker a port to the model thread that now runs. */
+  private reconnect(): void {
+    for (const slot of this.slots) {
+      const port = detectorLink()?.port;
+      if (port) slot.worker.postMessage({ modelPort: port } satisfies WorkerMessage, [port]);
+    }
   }
 
   /** Resolves when every worker has loaded its detectors. */
@@ -114,11 +136,12 @@ export class ScreeningPool {
 
   private spawn(): Slot {
     const finished = new Int32Array(new SharedArrayBuffer(4));
-    // Each worker reaches the model thread on a port of its own (docs/decisions.md#model-runtime).
-    const modelPort = this.detectorOptions.models ? detectorPort() : undefined;
+    // Each worker reaches the model thread on a port of its own (docs/decisions.md#model-runtime); none while the thread
+    // restarts, and a port once it runs again (reconnect).
+    const modelLink = this.detectorOptions.models?.slots.length ? detectorLink() : undefined;
     const worker = new Worker(WORKER_ENTRY, {
-      workerData: { detectors: { ...this.detectorOptions, modelPort }, finished } satisfies WorkerData,
-      transferList: modelPort ? [modelPort] : [],
+      workerData: { detectors: { ...this.detectorOptions, modelLink }, finished } satisfies WorkerData,
+      transferList: modelLink?.port ? [modelLink.port] : [],
     });
     let markReady: () => void;
     const ready = new Promise<void>((resolve) => (markReady = resolve));
@@ -133,10 +156,7 @@ export class ScreeningPool {
       if (!job || job.id !== m.id) return;
       this.finish(slot);
       if ("screening" in m) job.resolve(m.screening);
-      else
-        job.reject(
-          m.kind === "deadline" ? new DeadlineExceededError() : m.kind === "limit" ? new GuardrailLimitError(m.limit ?? 0) : new Error(`screening worker: ${m.error}`),
-        );
+      else job.reject(errorOf(m));
       this.dispatch();
     });
     const fail = (err: Error) => {
@@ -291,6 +311,7 @@ export class ScreeningPool {
 
   async close(): Promise<void> {
     this.closed = true;
+    this.unwatch();
     for (const queue of this.queues.values()) for (const job of queue) job.reject(overloaded("shutting down", 1));
     this.queues.clear();
     for (const s of this.slots) clearTimeout(s.watchdog);

@@ -4,10 +4,11 @@ import { parentPort, workerData } from "node:worker_threads";
 import type { StoredGuardrail } from "../custom-guardrails/repository.js";
 import { DeadlineExceededError, GuardrailLimitError, screen, type Screening, type ScreeningPolicy } from "../screening/engine.js";
 import { GUARDRAIL_LIMITS } from "../screening/limits.js";
-import { ModelDeadlineError } from "../screening/models/host.js";
+import type { MessagePort } from "node:worker_threads";
+import { ModelDeadlineError, ModelUnavailableError } from "../screening/models/host.js";
 import { detectFnOf } from "../screening/registry.js";
 import type { Part } from "../screening/parts.js";
-import { loadDetectors, prepareDetectors, type DetectorOptions } from "../screening/registry.js";
+import { loadDetectors, prepareDetectors, reconnectDetectors, type DetectorOptions } from "../screening/registry.js";
 import { GuardrailCache } from "./guardrail-cache.js";
 
 export interface WorkerJob {
@@ -19,13 +20,19 @@ export interface WorkerJob {
   deadline: number;
 }
 
+/** A job, or a new port to the model thread after it restarted. */
+export type WorkerMessage = WorkerJob | { modelPort: MessagePort };
+
 export interface WorkerData {
   detectors: DetectorOptions;
   /** Jobs this worker finished, counted here as each finishes: the pool reads it before the answer arrives. */
   finished: Int32Array;
 }
 
-export type WorkerReply = { ready: true } | { id: number; screening: Screening } | { id: number; error: string; kind: "deadline" | "limit" | "error"; limit?: number };
+export type WorkerReply =
+  | { ready: true }
+  | { id: number; screening: Screening }
+  | { id: number; error: string; kind: "deadline" | "limit" | "unavailable" | "error"; limit?: number; retryAfterS?: number };
 
 const port = parentPort!;
 const cache = new GuardrailCache();
@@ -39,14 +46,18 @@ async function run(job: WorkerJob): Promise<void> {
     answer = { id: job.id, screening: screen(job.policy, cache.active(job.guardrails), job.parts, detectFnOf, { deadline: job.deadline }) };
   } catch (err) {
     const kind = err instanceof DeadlineExceededError || err instanceof ModelDeadlineError ? "deadline" : err instanceof GuardrailLimitError ? "limit" : "error";
-    answer = { id: job.id, error: err instanceof Error ? err.message : String(err), kind, limit: kind === "limit" ? GUARDRAIL_LIMITS.scannedChars : undefined };
+    const error = err instanceof Error ? err.message : String(err);
+    if (err instanceof ModelUnavailableError) answer = { id: job.id, error, kind: "unavailable", retryAfterS: err.retryAfterS };
+    else answer = { id: job.id, error, kind, limit: kind === "limit" ? GUARDRAIL_LIMITS.scannedChars : undefined };
   }
   Atomics.add(finished, 0, 1);
   reply(answer);
 }
 // One job at a time, in the order sent: the pool may send the next job before this one answered.
 let last = Promise.resolve();
-port.on("message", (job: WorkerJob) => {
-  last = last.then(() => run(job));
+port.on("message", (m: WorkerMessage) => {
+  // A new port is taken at once, not behind the jobs: the jobs after it use it.
+  if ("modelPort" in m) reconnectDetectors(m.modelPort);
+  else last = last.then(() => run(m));
 });
 reply({ ready: true });

@@ -138,6 +138,14 @@ export class Metrics {
     registers: [this.registry],
   });
 
+  /** The model thread's restarts after a crash (docs/learned-detectors.md#when-the-model-thread-crashes), by outcome. */
+  readonly modelThreadRestarts = new Counter({
+    name: "parapet_model_thread_restarts_total",
+    help: "Restarts of the model thread after it crashed, by outcome: ok (it runs again) or failed (its graphs did not load; retried with backoff, then given up).",
+    labelNames: ["outcome"] as const,
+    registers: [this.registry],
+  });
+
   constructor() {
     collectDefaultMetrics({ register: this.registry, prefix: "parapet_" });
     // /metrics answers without a key: the exact runtime version tells an attacker which

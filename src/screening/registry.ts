@@ -7,7 +7,17 @@ import type { DetectFn, DetectorDefinition, DetectorKind } from "./detector.js";
 import { detectorDefinitions } from "./detectors/index.generated.js";
 import type { MessagePort } from "node:worker_threads";
 import { loadModels, MODEL_VERSION } from "./detectors/learned/runtime/models.js";
-import { loadModelRuntime, modelPort, modelVersions, prepareModels, releaseModelRuntime, textCost, type Placement } from "./models/runtime.js";
+import {
+  loadModelRuntime,
+  modelLink,
+  modelVersions,
+  prepareModels,
+  reconnectModelRuntime,
+  releaseModelRuntime,
+  textCost,
+  type ModelLink,
+  type Placement,
+} from "./models/runtime.js";
 import type { ModelSettings } from "./models/settings.js";
 import type { Part } from "./parts.js";
 import type { FamilyCounter, LogFamily } from "./vocabulary.js";
@@ -55,8 +65,8 @@ export function reportsPayload(type: string): boolean {
 export interface DetectorOptions {
   /** Configured models that serve built-in detectors (docs/learned-detectors.md#configured-models). */
   models?: ModelSettings;
-  /** On a screening worker: its port to the model thread the main thread started. */
-  modelPort?: MessagePort;
+  /** On a screening worker: its port to the model thread the main thread started, and what the graphs output. */
+  modelLink?: ModelLink;
 }
 
 /**
@@ -66,16 +76,21 @@ export interface DetectorOptions {
  */
 export async function loadDetectors(options: DetectorOptions = {}): Promise<void> {
   loadModels();
-  if (options.models?.slots.length) await loadModelRuntime(options.models, options.modelPort);
+  if (options.models?.slots.length) await loadModelRuntime(options.models, options.modelLink);
 }
 
 export async function releaseDetectors(options: DetectorOptions = {}): Promise<void> {
   if (options.models?.slots.length) await releaseModelRuntime();
 }
 
-/** A new port to the model thread for a screening worker; undefined without configured models. */
-export function detectorPort(): MessagePort | undefined {
-  return modelPort();
+/** A new port to the model thread for a screening worker (none while it restarts); undefined without configured models. */
+export function detectorLink(): ModelLink | undefined {
+  return modelLink();
+}
+
+/** On a screening worker: its new port to the model thread, once the thread restarted (docs/learned-detectors.md#when-the-model-thread-crashes). */
+export function reconnectDetectors(port: MessagePort): void {
+  reconnectModelRuntime(port);
 }
 
 /**

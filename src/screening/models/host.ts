@@ -23,6 +23,22 @@ export class HostStartError extends Error {
 /** Inference past the request's deadline was dropped. */
 export class ModelDeadlineError extends Error {}
 
+/**
+ * The model thread cannot answer now: it crashed and is restarting, or it
+ * stopped (docs/learned-detectors.md#when-the-model-thread-crashes). The
+ * request is answered 503 with Retry-After, as an overloaded pool answers.
+ */
+export class ModelUnavailableError extends Error {
+  constructor(
+    message: string,
+    /** Whole seconds a client should wait before retrying. */
+    readonly retryAfterS = 1,
+  ) {
+    super(message);
+    this.name = "ModelUnavailableError";
+  }
+}
+
 type Endpoint = Worker | MessagePort;
 
 export class HostClient {
@@ -32,7 +48,13 @@ export class HostClient {
   private readonly waiting = new Map<number, { resolve: (out: Float32Array) => void; reject: (e: Error) => void }>();
   private readonly described = new Map<number, { resolve: (slots: SlotInfo[]) => void; reject: (e: Error) => void }>();
 
-  constructor(private readonly endpoint: Endpoint) {
+  /** Without an endpoint the client is down from the start: every call fails with `gone`. */
+  constructor(
+    private readonly endpoint?: Endpoint,
+    gone?: Error,
+  ) {
+    this.gone = gone;
+    if (!endpoint) return;
     endpoint.on("message", (m: JobReply | DescribeReply) => {
       if ("describe" in m) {
         this.described.get(m.describe)?.resolve(m.slots);
@@ -48,17 +70,17 @@ export class HostClient {
       else w.reject(m.expired ? new ModelDeadlineError(m.error) : new Error(m.error));
     });
     // A port whose other end closed (the model thread stopped): nothing will answer.
-    if (!(endpoint instanceof Worker)) endpoint.on("close", () => this.fail(new Error("the model thread is gone")));
+    if (!(endpoint instanceof Worker)) endpoint.on("close", () => this.fail(new ModelUnavailableError("the model thread is gone (it crashed or stopped); retry later")));
     endpoint.unref();
   }
 
   /** Keeps the process alive only while answers are awaited (a command's last await, not an idle service). */
   private busy(): void {
-    if (this.waiting.size + this.described.size === 0) this.endpoint.ref();
+    if (this.waiting.size + this.described.size === 0) this.endpoint?.ref();
   }
 
   private idle(): void {
-    if (this.waiting.size + this.described.size === 0) this.endpoint.unref();
+    if (this.waiting.size + this.described.size === 0) this.endpoint?.unref();
   }
 
   /** The outputs of a text's windows: one row per window (classes) or per window token (tags), in window order. */
@@ -69,7 +91,7 @@ export class HostClient {
     return new Promise((resolve, reject) => {
       this.busy();
       this.waiting.set(id, { resolve, reject });
-      this.endpoint.postMessage(job satisfies HostMessage);
+      this.endpoint!.postMessage(job satisfies HostMessage);
     });
   }
 
@@ -80,7 +102,7 @@ export class HostClient {
     return new Promise((resolve, reject) => {
       this.busy();
       this.described.set(id, { resolve, reject });
-      this.endpoint.postMessage({ describe: id } satisfies HostMessage);
+      this.endpoint!.postMessage({ describe: id } satisfies HostMessage);
     });
   }
 
@@ -90,7 +112,7 @@ export class HostClient {
     for (const w of [...this.waiting.values(), ...this.described.values()]) w.reject(err);
     this.waiting.clear();
     this.described.clear();
-    this.endpoint.unref();
+    this.endpoint?.unref();
   }
 }
 
@@ -101,8 +123,11 @@ export class ModelHost {
     readonly slots: SlotInfo[],
   ) {}
 
-  /** Starts the model thread and waits until every graph loaded and passed its checks. */
-  static async start(data: HostData): Promise<ModelHost> {
+  /**
+   * Starts the model thread and waits until every graph loaded and passed its
+   * checks. `crashed` is told why, should the thread end other than by close().
+   */
+  static async start(data: HostData, crashed?: (cause: string) => void): Promise<ModelHost> {
     const worker = new Worker(ENTRY, { workerData: data });
     // Only the listeners added here are removed: Worker keeps its port referenced through listeners of its own.
     let listeners: { message: (m: HostReady) => void; error: (e: Error) => void; exit: (code: number) => void } | undefined;
@@ -117,13 +142,20 @@ export class ModelHost {
       throw new HostStartError(ready.error, ready.failed);
     }
     const client = new HostClient(worker);
-    worker.on("error", (err) => client.fail(new Error(`the model thread failed: ${err.message}`)));
     const host = new ModelHost(worker, client, ready.slots);
+    // An uncaught exception is followed by the exit: the exit fails what waits, with the exception as its cause.
+    let error: string | undefined;
+    worker.on("error", (err) => (error ??= `an uncaught exception: ${err.message.split("\n")[0]}`));
+    host.onExit = (code) => {
+      const cause = error ?? `it exited with code ${code}`;
+      client.fail(new ModelUnavailableError(`the model thread crashed (${cause}); retry later`));
+      crashed?.(cause);
+    };
     worker.on("exit", host.onExit);
     return host;
   }
 
-  private readonly onExit = () => this.client.fail(new Error("the model thread exited"));
+  private onExit: (code: number) => void = () => {};
 
   /** A new port to the model thread, for another thread (transfer it to that thread). */
   port(): MessagePort {
@@ -132,9 +164,14 @@ export class ModelHost {
     return port1;
   }
 
+  /** The thread itself, for tests that end it as a crash would (docs/learned-detectors.md#when-the-model-thread-crashes). */
+  get thread(): Worker {
+    return this.worker;
+  }
+
   async close(): Promise<void> {
     this.worker.off("exit", this.onExit);
-    this.client.fail(new Error("the model thread was stopped"));
+    this.client.fail(new ModelUnavailableError("the model thread was stopped"));
     await this.worker.terminate();
   }
 }

@@ -2,17 +2,25 @@
 // loaded at start-up, scored in the asynchronous pre-pass before the
 // synchronous engine runs, and read by the detectors they serve. Without a
 // configured model nothing here runs: the detectors ask one Map and go on.
-import type { MessagePort } from "node:worker_threads";
+import type { MessagePort, Worker } from "node:worker_threads";
 import type { Detection, Span } from "../detector.js";
 import { levelOf } from "../detectors/learned/runtime/levels.js";
 import { normalizeText } from "../normalize.js";
 import type { Part } from "../parts.js";
 import { levelRank, strongest, type Level, type Location } from "../vocabulary.js";
-import { HostClient, HostStartError, ModelHost } from "./host.js";
+import { HostClient, HostStartError, ModelUnavailableError } from "./host.js";
 import type { ModelSlot } from "./labels.js";
 import { checkDevice } from "./session.js";
 import type { ModelSettings } from "./settings.js";
 import { LoadedSlot, readSlotFiles, whereOf } from "./slot.js";
+import { ModelSupervisor, type ModelThreadEvent, type ModelThreadState } from "./supervisor.js";
+import type { SlotInfo } from "./worker.js";
+
+/** What a screening worker is given to reach the model thread: a port (none while the thread restarts) and what its graphs output. */
+export interface ModelLink {
+  port?: MessagePort;
+  slots: SlotInfo[];
+}
 
 /** A detector type placed at a location, as a policy places it. */
 export interface Placement {
@@ -38,31 +46,41 @@ class Runtime {
   private constructor(
     readonly settings: ModelSettings,
     readonly slots: Map<ModelSlot, LoadedSlot>,
-    readonly client: HostClient,
-    /** The model thread, on the thread that started it. */
-    readonly host: ModelHost | undefined,
+    /** On a screening worker: its client over the port it was given last. */
+    private remote: HostClient | undefined,
+    /** The model thread's supervisor, on the thread that started it. */
+    readonly supervisor: ModelSupervisor | undefined,
   ) {}
 
-  /** Loads every configured model; on the main thread it starts the model thread, on a screening worker it connects to it through `port`. */
-  static async load(settings: ModelSettings, port?: MessagePort): Promise<Runtime> {
+  get client(): HostClient {
+    return this.supervisor?.client ?? this.remote!;
+  }
+
+  /** A screening worker's new port, after the model thread restarted. */
+  reconnect(port: MessagePort): void {
+    this.remote = new HostClient(port);
+  }
+
+  /** Loads every configured model; on the main thread it starts the model thread, on a screening worker it connects to it through `link`. */
+  static async load(settings: ModelSettings, link?: ModelLink): Promise<Runtime> {
     const files = [];
     for (const s of settings.slots) files.push(await readSlotFiles(s, settings));
-    let host: ModelHost | undefined;
-    let client: HostClient;
+    let supervisor: ModelSupervisor | undefined;
+    let remote: HostClient | undefined;
     let infos;
-    if (port) {
-      client = new HostClient(port);
-      infos = await client.describe();
+    if (link) {
+      remote = link.port ? new HostClient(link.port) : new HostClient(undefined, new ModelUnavailableError("the model thread is restarting; retry later"));
+      infos = link.slots;
     } else {
       checkDevice(settings.device);
       try {
-        host = await ModelHost.start({ slots: files.map((f) => ({ slot: f.settings.slot, spec: f.spec })), device: settings.device, threads: settings.threads });
+        const data = { slots: files.map((f) => ({ slot: f.settings.slot, spec: f.spec })), device: settings.device, threads: settings.threads };
+        supervisor = await ModelSupervisor.start(data, (e) => listeners.forEach((l) => l(e)));
       } catch (err) {
         if (err instanceof HostStartError) throw new Error(`${whereOf(settings.slots[err.failed])}: ${err.message.split("\n")[0]}`);
         throw err;
       }
-      client = host.client;
-      infos = host.slots;
+      infos = supervisor.slots;
     }
     const slots = new Map<ModelSlot, LoadedSlot>();
     try {
@@ -72,15 +90,23 @@ class Runtime {
         slots.set(f.settings.slot, LoadedSlot.complete(f, info, settings));
       }
     } catch (err) {
-      await host?.close();
+      await supervisor?.close();
       throw err;
     }
-    return new Runtime(settings, slots, client, host);
+    return new Runtime(settings, slots, remote, supervisor);
   }
 
   async close(): Promise<void> {
-    await this.host?.close();
+    await this.supervisor?.close();
   }
+}
+
+const listeners = new Set<(e: ModelThreadEvent) => void>();
+
+/** Follows the model thread's crashes and restarts (the service's log and metrics, the screening pool's ports); returns the unsubscribe. */
+export function onModelThread(listener: (e: ModelThreadEvent) => void): () => void {
+  listeners.add(listener);
+  return () => listeners.delete(listener);
 }
 
 let active: Runtime | undefined;
@@ -92,7 +118,7 @@ let slots: Map<ModelSlot, LoadedSlot> | undefined;
  * settings again shares what is loaded (two services in one process, as tests
  * run them); each load is matched by a release.
  */
-export async function loadModelRuntime(settings: ModelSettings | undefined, port?: MessagePort): Promise<void> {
+export async function loadModelRuntime(settings: ModelSettings | undefined, link?: ModelLink): Promise<void> {
   if (!settings?.slots.length) {
     await unloadModelRuntime();
     return;
@@ -103,7 +129,7 @@ export async function loadModelRuntime(settings: ModelSettings | undefined, port
   }
   let next: Runtime;
   try {
-    next = await Runtime.load(settings, port);
+    next = await Runtime.load(settings, link);
   } catch (err) {
     throw new ModelLoadError(err instanceof Error ? err.message : String(err));
   }
@@ -125,9 +151,26 @@ export async function unloadModelRuntime(): Promise<void> {
   await r?.close();
 }
 
-/** A port to the model thread for a screening worker; undefined without models, or off the thread that started it. */
-export function modelPort(): MessagePort | undefined {
-  return active?.host?.port();
+/** What a screening worker needs to reach the model thread; undefined without models, or off the thread that started it. */
+export function modelLink(): ModelLink | undefined {
+  const s = active?.supervisor;
+  return s && { port: s.port(), slots: s.slots };
+}
+
+/** On a screening worker: the new port the pool hands it once the model thread restarted. */
+export function reconnectModelRuntime(port: MessagePort): void {
+  if (active) active.reconnect(port);
+  else port.close();
+}
+
+/** Whether the model thread runs, restarts, or stopped restarting; undefined without models or off the thread that started it (/readyz). */
+export function modelThreadState(): ModelThreadState | undefined {
+  return active?.supervisor?.state;
+}
+
+/** The running model thread, for tests that end it as a crash would; undefined while it is down. */
+export function modelThreadForTests(): Worker | undefined {
+  return active?.supervisor?.thread();
 }
 
 /**

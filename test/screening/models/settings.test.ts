@@ -7,9 +7,16 @@ import { loadConfig, modelSettingsOf } from "../../../src/config.js";
 import { ALL_MODELS, fixture } from "./support.js";
 
 describe("model settings", () => {
-  it("are absent without a model, and the built-in detectors run alone", () => {
-    expect(modelSettingsOf({})).toBeUndefined();
-    expect(loadConfig({}).models).toBeUndefined();
+  it("name no slot without a model, and the built-in detectors run alone", () => {
+    const shared = { windowTokens: 512, strideTokens: 128, device: "cpu", aggregation: "first", threads: availableParallelism() };
+    expect(modelSettingsOf({})).toEqual({ slots: [], ...shared });
+    expect(loadConfig({}).models).toEqual({ slots: [], ...shared });
+  });
+
+  it("read the shared settings without a slot, for parapet calibrate --model DIR; the service refuses an aggregation without its PII model", () => {
+    const env = { PARAPET_MODEL_WINDOW_TOKENS: "64", PARAPET_MODEL_STRIDE_TOKENS: "8", PARAPET_MODEL_DEVICE: "cuda", PARAPET_MODEL_THREADS: "3", PARAPET_PII_MODEL_AGGREGATION: "max" };
+    expect(modelSettingsOf(env)).toEqual({ slots: [], windowTokens: 64, strideTokens: 8, device: "cuda", aggregation: "max", threads: 3 });
+    expect(() => loadConfig(env)).toThrow(/^PARAPET_PII_MODEL_AGGREGATION is set but PARAPET_PII_MODEL is not$/);
   });
 
   it("default to 512-token windows sharing 128, the CPU, first-token aggregation; a pii model joins the exact detectors", () => {

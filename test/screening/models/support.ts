@@ -16,6 +16,6 @@ export const ALL_MODELS = {
 
 export function settings(env: Record<string, string>): ModelSettings {
   const s = modelSettingsOf(env);
-  if (!s) throw new Error("no model configured");
+  if (!s.slots.length) throw new Error("no model configured");
   return s;
 }

@@ -39,12 +39,18 @@ describe.skipIf(!hasChromium)("log detail with a configured model", () => {
     expect(r.status).toBe(200);
     expect(r.body.flagged).toBe(true);
     const uuid: string = r.body.metadata.request_uuid;
+    // The link carries the log's own time (the page looks it up within a second of it), as the logs list's links do.
+    const logs = await server.rest("POST", "/v1-beta/logs", {
+      start_time: new Date(Date.now() - 3_600_000).toISOString(),
+      end_time: new Date(Date.now() + 60_000).toISOString(),
+    });
+    const at: string = (logs.body.logs as { request_uuid: string; timestamp: string }[]).find((l) => l.request_uuid === uuid)!.timestamp;
     const page = context.pages()[0] ?? (await context.newPage());
     await page.goto(`${server.url}/console`);
     await page.getByLabel("Platform key").fill(server.platformKey);
     await page.getByRole("button", { name: "Sign in" }).click();
     await page.getByRole("navigation", { name: "Main" }).waitFor();
-    await page.goto(`${server.url}/console#/logs/${uuid}?at=${encodeURIComponent(new Date().toISOString())}`);
+    await page.goto(`${server.url}/console#/logs/${uuid}?at=${encodeURIComponent(at)}`);
     await page.getByRole("heading", { name: "Conversation" }).waitFor();
     expect(await page.getByRole("list", { name: "Models that produced detections" }).textContent()).toBe("unigram-attack: prompt_attack");
     expect(await page.locator(".conversation .badge").first().textContent()).toContain("prompt_attack: l2_very_likely — model unigram-attack");

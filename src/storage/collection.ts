@@ -92,6 +92,11 @@ export interface Database {
   collection<T extends Doc = Doc>(name: string, options?: CollectionOptions): Promise<Collection<T>>;
   /** Resolves when storage is reachable; rejects otherwise (used by /readyz). */
   ping(): Promise<void>;
+  /**
+   * Runs a start-up migration with no other process of this store running one (MongoDB: a lease
+   * document; the embedded engine has one process per store and runs `fn` as it is).
+   */
+  startupMigration?<R>(what: string, fn: () => Promise<R>): Promise<R>;
   /** Flushes pending writes and releases files, locks and connections. */
   close(): Promise<void>;
 }

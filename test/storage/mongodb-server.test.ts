@@ -7,6 +7,7 @@
 import { MongoClient, type Document } from "mongodb";
 import { describe, expect, it } from "vitest";
 import type { Database } from "../../src/storage/collection.js";
+import { MongoDatabase } from "../../src/storage/mongodb/engine.js";
 import { mongodb, uriWithDatabase } from "./engines.js";
 
 const uri = process.env.MONGODB_URI;
@@ -104,6 +105,26 @@ describe.skipIf(!uri)("MongoDB engine on a server (MONGODB_URI)", () => {
       expect(await logs.countDocuments({})).toBe(50);
       // A regular collection now: _id is unique, so a retried insert cannot store an event twice.
       await expect(raw.collection("guard_logs").insertOne({ _id: "e1" } as never)).rejects.toThrow(/E11000/);
+    });
+  });
+
+  it("converts with two replicas starting at once: they take turns, and no event is lost or doubled", async () => {
+    await withDb(async (_db, { client, name }) => {
+      const raw = client.db(name);
+      await raw.createCollection("guard_logs", { timeseries: { timeField: "timestamp", metaField: "meta" }, expireAfterSeconds: YEAR });
+      const now = Date.now();
+      const events = Array.from({ length: 20_000 }, (_, i) => ({ _id: `e${i}`, timestamp: new Date(now - i * 60_000), meta: { org_id: "o" } }));
+      await raw.collection("guard_logs").insertMany(events as never);
+      const replicas = await Promise.all([0, 1].map(() => MongoDatabase.connect(uriWithDatabase(uri!, name), { lease: { pollMs: 50 } })));
+      try {
+        const opened = await Promise.all(replicas.map((r) => r.collection("guard_logs", EVENTS)));
+        const [info] = await raw.listCollections({ name: "guard_logs" }).toArray();
+        expect(info.type).toBe("collection");
+        expect(await opened[0].countDocuments({})).toBe(20_000);
+        expect(await raw.listCollections({ name: "guard_logs__regular" }).toArray()).toEqual([]);
+      } finally {
+        await Promise.all(replicas.map((r) => r.close()));
+      }
     });
   });
 });

@@ -18,6 +18,7 @@ import {
   type UpdateOptions,
   type UpdateResult,
 } from "../collection.js";
+import { withStartupWork } from "../deadline.js";
 import { newDocumentId } from "../ids.js";
 import { withRetry, type Attempt, type RetryPolicy } from "./retry.js";
 
@@ -29,6 +30,10 @@ const INDEX_OPTIONS_CONFLICT = 85;
 const INDEX_KEY_SPECS_CONFLICT = 86;
 const INDEX_NOT_FOUND = 27;
 const NAMESPACE_NOT_FOUND = 26;
+
+/** An index build that takes this long is worth a line in the log. */
+const SLOW_INDEX_MS = 5_000;
+const INDEX_PROGRESS_MS = 15_000;
 
 interface DriverIndex {
   name: string;
@@ -190,6 +195,24 @@ export class MongoCollection<T extends Doc = Doc> implements Collection<T> {
     if (this.options.events && spec.unique) {
       throw new Error(`time-series collection ${this.name} cannot have unique index ${spec.name} (MongoDB refuses them)`);
     }
+    // Indexes are built when a repository opens its collections at start-up: a build on
+    // existing data takes as long as the data needs, not a request's budget.
+    const started = performance.now();
+    const progress = setInterval(() => {
+      const s = Math.round((performance.now() - started) / 1000);
+      this.options.onWarning?.(`building index ${spec.name} on ${this.name}: ${s} s so far (start-up waits for it)`, null);
+    }, INDEX_PROGRESS_MS);
+    progress.unref();
+    try {
+      await withStartupWork(() => this.buildIndex(spec));
+    } finally {
+      clearInterval(progress);
+    }
+    const ms = Math.round(performance.now() - started);
+    if (ms >= SLOW_INDEX_MS) this.options.onWarning?.(`index ${spec.name} on ${this.name} built in ${ms} ms`, null);
+  }
+
+  private async buildIndex(spec: IndexSpec): Promise<void> {
     try {
       await this.write(true, ({ comment }) => this.coll.createIndex(spec.keys, { ...indexOptions(spec), comment }));
       return;

@@ -8,6 +8,9 @@ import { MongoClient, MongoServerError, type CommandStartedEvent, type Db } from
 import type { Collection, CollectionOptions, Database, Doc } from "../collection.js";
 import { StorageUnavailableError } from "../collection.js";
 import { MongoCollection, retentionIndexName, type SendTracker } from "./collection.js";
+import { withStartupWork } from "../deadline.js";
+import { convertTimeseries, stagingName } from "./convert-timeseries.js";
+import { StartupLease, type HeldLease, type LeaseOptions } from "./lease.js";
 import { DEFAULT_RETRY, withRetry, type Attempt, type RetryPolicy } from "./retry.js";
 
 const MIN_SERVER_VERSION: [number, number] = [6, 3];
@@ -20,6 +23,8 @@ export interface MongoEngineOptions {
   /** Server selection timeout for each attempt (the driver's default of 30 s would stall readiness). */
   serverSelectionTimeoutMS?: number;
   onWarning?: (message: string, error: unknown) => void;
+  /** The start-up lease's timing (lease.ts); tests shorten it. */
+  lease?: Pick<LeaseOptions, "ttlMs" | "pollMs">;
 }
 
 /** The database named in the URI path (`mongodb://host/NAME?...`), or "parapet". */
@@ -54,9 +59,9 @@ export class CommandTracker implements SendTracker {
   }
 }
 
-/** MongoDB error codes met while converting a collection (several replicas may do it at once). */
-const NAMESPACE_NOT_FOUND = 26;
+/** MongoDB error code of creating a collection that exists (several replicas may start at once). */
 const NAMESPACE_EXISTS = 48;
+const LEASE_COLLECTION = "startup_lease";
 
 export class MongoDatabase implements Database {
   readonly engine = "mongodb" as const;
@@ -102,18 +107,28 @@ export class MongoDatabase implements Database {
     const cached = this.handles.get(name);
     if (cached) return cached as unknown as Collection<T>;
     const [info] = await this.idempotent(() => this.db.listCollections({ name }).toArray());
-    if (info?.type === "timeseries") {
-      if (!options.timeseries) throw new Error(`collection ${name} is a MongoDB time-series collection; Parapet expects a regular one`);
-      await this.convertTimeseries(name);
-    } else if (!info) {
+    if (info?.type === "timeseries" && !options.timeseries) {
+      throw new Error(`collection ${name} is a MongoDB time-series collection; Parapet expects a regular one`);
+    }
+    const ts = options.timeseries;
+    if (ts && (info?.type === "timeseries" || (await this.exists(stagingName(name))))) {
+      await this.startupMigration(`convert:${name}`, (lease) =>
+        convertTimeseries(this.db, name, {
+          timeField: ts.timeField,
+          run: (op) => this.idempotent(op),
+          held: () => lease.held(),
+          log: (message) => this.options.onWarning?.(message, null),
+        }),
+      );
+    }
+    if (!info || info.type === "timeseries") {
       try {
         await this.idempotent(() => this.db.createCollection(name));
       } catch (e) {
-        // Another process created it between our check and our create: fine.
+        // Another process created it between our check and our create, or the conversion did: fine.
         if (!(e instanceof MongoServerError && e.code === NAMESPACE_EXISTS)) throw e;
       }
     }
-    const ts = options.timeseries;
     const handle = new MongoCollection<Doc>(this.db.collection<Doc>(name), {
       events: ts ? { timeField: ts.timeField, metaField: ts.metaField } : undefined,
       tracker: this.tracker,
@@ -131,53 +146,24 @@ export class MongoDatabase implements Database {
   }
 
   /**
-   * Earlier versions stored events in a MongoDB time-series collection, whose
-   * indexes cannot return a page in (time, _id) order. Copy the events into a
-   * regular collection of the same name. Time-series collections cannot be
-   * renamed, so: copy to a staging collection, drop, rename the copy. Every
-   * step is idempotent, so replicas starting together converge.
+   * Runs a start-up migration step holding the database's start-up lease, as start-up work
+   * (its own budget, not a request's): replicas starting together take turns, and the
+   * later ones find the work done (docs/storage.md#mongodb-start-up-work).
    */
-  private async convertTimeseries(name: string): Promise<void> {
-    const staging = `${name}__regular`;
-    this.options.onWarning?.(`converting time-series collection ${name} to a regular collection (one-time migration)`, null);
-    try {
-      await this.idempotent(({ signal }) =>
-        this.db
-          .collection(name)
-          .aggregate([{ $merge: { into: staging, on: "_id", whenMatched: "keepExisting", whenNotMatched: "insert" } }], { signal })
-          .toArray(),
-      );
-      await this.ignoring([NAMESPACE_NOT_FOUND], () => this.db.dropCollection(name));
-    } catch (e) {
-      // Another replica finished first: the source is gone; its result is there.
-      if (!(e instanceof MongoServerError && e.code === NAMESPACE_NOT_FOUND)) throw e;
-    }
-    try {
-      await this.idempotent(() => this.db.renameCollection(staging, name));
-    } catch (e) {
-      if (e instanceof MongoServerError && e.code === NAMESPACE_NOT_FOUND) return; // renamed by another replica
-      if (!(e instanceof MongoServerError && e.code === NAMESPACE_EXISTS)) throw e;
-      // Someone made `name` first (another replica's rename, or a create): add what we copied, drop ours.
-      await this.idempotent(({ signal }) =>
-        this.db
-          .collection(staging)
-          .aggregate([{ $merge: { into: name, on: "_id", whenMatched: "keepExisting", whenNotMatched: "insert" } }], { signal })
-          .toArray(),
-      );
-      await this.ignoring([NAMESPACE_NOT_FOUND], () => this.db.dropCollection(staging));
-    }
+  async startupMigration<R>(what: string, fn: (lease: HeldLease) => Promise<R>): Promise<R> {
+    const lease = new StartupLease(this.db.collection(LEASE_COLLECTION), "startup", {
+      ...this.options.lease,
+      log: (message) => this.options.onWarning?.(`${message}: ${what}`, null),
+    });
+    return withStartupWork(() => lease.run(fn));
+  }
+
+  private async exists(name: string): Promise<boolean> {
+    return (await this.idempotent(() => this.db.listCollections({ name }, { nameOnly: true }).toArray())).length > 0;
   }
 
   private idempotent<R>(op: (attempt: Attempt) => Promise<R>): Promise<R> {
     return withRetry(op, { idempotent: true, policy: this.options.retry });
-  }
-
-  private async ignoring(codes: number[], op: () => Promise<unknown>): Promise<void> {
-    try {
-      await this.idempotent(op);
-    } catch (e) {
-      if (!(e instanceof MongoServerError && typeof e.code === "number" && codes.includes(e.code))) throw e;
-    }
   }
 
   async ping(): Promise<void> {

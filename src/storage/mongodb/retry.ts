@@ -20,7 +20,7 @@
 
 import { MongoError, MongoNetworkError, MongoServerSelectionError } from "mongodb";
 import { StorageUnavailableError } from "../collection.js";
-import { storageDeadline } from "../deadline.js";
+import { isStartupWork, storageDeadline } from "../deadline.js";
 
 export interface RetryPolicy {
   /** Attempts in all, the first included. */
@@ -34,9 +34,20 @@ export interface RetryPolicy {
    * election or a restart keeps MongoDB away.
    */
   budgetMs: number;
+  /**
+   * Time for one call made as start-up work (../deadline.ts withStartupWork): a conversion
+   * window, an index build on existing data, a migration step, each as long as its data needs.
+   */
+  startupBudgetMs?: number;
 }
 
-export const DEFAULT_RETRY: RetryPolicy = { attempts: 6, baseDelayMs: 100, maxDelayMs: 2_000, budgetMs: 10_000 };
+export const DEFAULT_RETRY: RetryPolicy = { attempts: 6, baseDelayMs: 100, maxDelayMs: 2_000, budgetMs: 10_000, startupBudgetMs: 4 * 3_600_000 };
+
+/** The policy a call runs under: start-up work gets its own, longer budget (docs/storage.md#mongodb-start-up-work). */
+function effectivePolicy(policy: RetryPolicy): RetryPolicy {
+  if (!isStartupWork()) return policy;
+  return { ...policy, budgetMs: Math.max(policy.budgetMs, policy.startupBudgetMs ?? DEFAULT_RETRY.startupBudgetMs ?? policy.budgetMs) };
+}
 
 /**
  * Time kept back from a request's deadline: the storage error must travel back through the
@@ -97,7 +108,8 @@ export interface RetryOptions {
 class DeadlineReached extends Error {}
 
 export async function withRetry<T>(op: (attempt: Attempt) => Promise<T>, options: RetryOptions): Promise<T> {
-  const policy = options.policy ?? DEFAULT_RETRY;
+  const requested = options.policy ?? DEFAULT_RETRY;
+  const policy = effectivePolicy(requested);
   const now = options.now ?? Date.now;
   const sleep = options.sleep ?? ((ms: number) => new Promise<void>((r) => setTimeout(r, ms)));
   const started = now();
@@ -107,7 +119,7 @@ export async function withRetry<T>(op: (attempt: Attempt) => Promise<T>, options
   const cut = budgetMs < policy.budgetMs ? "the request's deadline" : `the ${policy.budgetMs} ms budget`;
   // What a client should wait before trying again is the outage's likely length, which the
   // policy's budget estimates, however little of it this request had left.
-  const retryAfterSeconds = Math.max(1, Math.ceil(policy.budgetMs / 1000));
+  const retryAfterSeconds = Math.max(1, Math.ceil(requested.budgetMs / 1000));
   let lastError: unknown = undefined;
   let maybeApplied = false;
   const unavailable = (why: string, cause: unknown) =>

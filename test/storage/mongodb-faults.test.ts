@@ -10,12 +10,21 @@
 // withRetry, CommandTracker) is the production code, unchanged. With MONGODB_URI
 // set, test/storage/mongodb-server.test.ts runs the same engine on a real server.
 
-import { MongoBulkWriteError, MongoNetworkError, MongoServerError, MongoServerSelectionError, type Collection as DriverCollection, type Document } from "mongodb";
+import {
+  MongoBulkWriteError,
+  MongoError,
+  MongoNetworkError,
+  MongoServerError,
+  MongoServerSelectionError,
+  type Collection as DriverCollection,
+  type Document,
+} from "mongodb";
 import { describe, expect, it } from "vitest";
 import { DuplicateKeyError, type Doc } from "../../src/storage/collection.js";
 import { MongoCollection } from "../../src/storage/mongodb/collection.js";
 import { CommandTracker } from "../../src/storage/mongodb/engine.js";
 import { MongoUnavailableError, type RetryPolicy } from "../../src/storage/mongodb/retry.js";
+import { bulkDuplicate, bulkWrapped } from "./fixtures/driver-errors.js";
 
 type Fault =
   /** No server selectable: nothing sent. */
@@ -70,27 +79,30 @@ class FaultyCollection {
     });
   }
 
+  /** Driver 6.22 runs insertMany as a bulk write: every failure surfaces as a MongoBulkWriteError. */
   async insertMany(docs: Doc[], options: { comment?: string }) {
     const fault = this.faults[0];
     if (typeof fault === "object") {
       this.faults.shift();
       this.send("insert", options.comment);
       for (const d of docs.slice(0, fault.midBatch)) this.insertDoc(d);
-      throw new MongoNetworkError("connection closed in the middle of a batch");
+      throw bulkWrapped(new MongoNetworkError("connection closed in the middle of a batch"), 0);
     }
-    return this.call("insert", options.comment, () => {
-      // Ordered: stop at the first failure; what came before stays inserted.
-      for (let i = 0; i < docs.length; i++) {
-        if (this.docs.has(docs[i]._id)) {
-          throw new MongoBulkWriteError(
-            { message: "E11000 duplicate key error", code: 11000, writeErrors: [{ index: i, code: 11000, errmsg: "E11000" }] } as never,
-            { insertedCount: i } as never,
-          );
+    let inserted = 0;
+    try {
+      return await this.call("insert", options.comment, () => {
+        // Ordered: stop at the first failure; what came before stays inserted.
+        for (let i = 0; i < docs.length; i++) {
+          if (this.docs.has(docs[i]._id)) throw bulkDuplicate(i, docs[i]._id);
+          this.insertDoc(docs[i]);
+          inserted++;
         }
-        this.insertDoc(docs[i]);
-      }
-      return { acknowledged: true, insertedCount: docs.length };
-    });
+        return { acknowledged: true, insertedCount: docs.length };
+      });
+    } catch (e) {
+      if (e instanceof MongoBulkWriteError || !(e instanceof MongoError)) throw e;
+      throw bulkWrapped(e, inserted);
+    }
   }
 
   private applyUpdate(filter: Document, update: Document, upsert: boolean | undefined): { matched: number; upserted: string | null; doc: Doc | null } {
@@ -256,6 +268,16 @@ describe("MongoDB retries under injected faults", () => {
     });
     await coll.insertMany(batch);
     expect([...fake.docs.keys()].sort()).toEqual(batch.map((d) => d._id));
+  });
+
+  it("resumes an insertMany whose batch the driver wrapped: selection failed before sending, then a lost reply", async () => {
+    const { fake, coll } = setup({ events: true });
+    const batch = Array.from({ length: 50 }, (_, i) => log(i));
+    fake.faults.push("before-send", "reselect-after-send");
+    await coll.insertMany(batch);
+    expect([...fake.docs.keys()].sort()).toEqual(batch.map((d) => d._id));
+    // One send: applied, its reply lost; the next attempt looked first and found every document.
+    expect(fake.sends).toEqual(["insert"]);
   });
 
   it("reports a genuine duplicate in a first batch after inserting what came before it", async () => {

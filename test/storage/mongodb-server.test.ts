@@ -127,4 +127,21 @@ describe.skipIf(!uri)("MongoDB engine on a server (MONGODB_URI)", () => {
       }
     });
   });
+
+  it("sees its own writes reach the wire: connect wires command monitoring to the send tracker", async () => {
+    await withDb(async (_db, { name }) => {
+      const db = await MongoDatabase.connect(uriWithDatabase(uri!, name));
+      try {
+        const tracker = (db as unknown as { tracker: { started: (e: unknown) => void } }).tracker;
+        const seen: unknown[] = [];
+        const started = tracker.started.bind(tracker);
+        tracker.started = (e) => (seen.push(e), started(e));
+        const coll = await db.collection("monitored");
+        await coll.insertOne({ _id: "a" });
+        expect(seen.length).toBeGreaterThan(0);
+      } finally {
+        await db.close();
+      }
+    });
+  });
 });

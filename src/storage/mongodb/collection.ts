@@ -4,7 +4,16 @@
 // retries that never apply a write twice nor drop part of a batch
 // (docs/storage.md#mongodb-retries says, per write, why each retry is safe).
 
-import { BSON, MongoBulkWriteError, MongoServerError, type Collection as DriverCollection, type Document, type Filter as DriverFilter, type WriteError } from "mongodb";
+import {
+  BSON,
+  MongoBulkWriteError,
+  MongoServerError,
+  type Collection as DriverCollection,
+  type Document,
+  type Filter as DriverFilter,
+  type WriteConcernSettings,
+  type WriteError,
+} from "mongodb";
 import {
   DuplicateKeyError,
   MAX_TIMESERIES_DOCUMENT_BYTES,
@@ -18,7 +27,7 @@ import {
   type UpdateOptions,
   type UpdateResult,
 } from "../collection.js";
-import { withStartupWork } from "../deadline.js";
+import { isStartupWork, withStartupWork } from "../deadline.js";
 import { newDocumentId } from "../ids.js";
 import { withRetry, type Attempt, type RetryPolicy } from "./retry.js";
 
@@ -63,16 +72,35 @@ export interface MongoCollectionOptions {
   /** The port's time-series rules (insert-only events); stored as a regular collection, see engine.ts. */
   events?: { timeField: string; metaField: string };
   tracker: SendTracker;
+  /** The same collection on the start-up client, used by start-up work (engine.ts clientOptions). */
+  startup?: DriverCollection<Doc>;
   /** Runs a database command (collMod) on the collection's database. */
   command: (command: Document) => Promise<Document>;
   retry?: RetryPolicy;
   onWarning?: (message: string, error: unknown) => void;
 }
 
+interface ReadAttempt extends Attempt {
+  coll: DriverCollection<Doc>;
+  /** Options every read takes: the client stops waiting at the signal, the server at maxTimeMS. */
+  bound: { signal: AbortSignal; maxTimeMS: number };
+}
+
 interface WriteAttempt extends Attempt {
-  comment: string;
+  coll: DriverCollection<Doc>;
+  /** Options every write takes: its send-tracking comment, and the server's time limits. */
+  bound: { comment: string; maxTimeMS: number; writeConcern: WriteConcernSettings };
   /** An earlier attempt of this call may have reached a server (and been applied). */
   earlierMaybeSent: boolean;
+}
+
+/**
+ * The server's time limit for one attempt: what the call has left. Work abandoned at the
+ * deadline (a flagged_only scan through 100,000 skipped entries) ends on the server too, and its
+ * connection comes back to the pool, instead of running on for no one.
+ */
+function serverTimeLimit(a: Attempt): number {
+  return Math.max(1, Math.ceil(a.remainingMs));
 }
 
 export class MongoCollection<T extends Doc = Doc> implements Collection<T> {
@@ -87,14 +115,14 @@ export class MongoCollection<T extends Doc = Doc> implements Collection<T> {
 
   async insertOne(doc: T): Promise<void> {
     this.checkEventSize(doc);
-    await this.write(true, async ({ comment, earlierMaybeSent }) => {
+    await this.write(true, async ({ coll, bound, earlierMaybeSent }) => {
       // A lost reply may hide a stored document: look before sending it again.
-      if (earlierMaybeSent && (await this.stored([doc._id])).size > 0) return;
+      if (earlierMaybeSent && (await this.stored(coll, bound, [doc._id])).size > 0) return;
       try {
-        await this.coll.insertOne({ ...doc }, { comment });
+        await coll.insertOne({ ...doc }, bound);
       } catch (e) {
         // The earlier attempt was still in flight when we looked, and landed first.
-        if (earlierMaybeSent && isDuplicate(e) && (await this.stored([doc._id])).size > 0) return;
+        if (earlierMaybeSent && isDuplicate(e) && (await this.stored(coll, bound, [doc._id])).size > 0) return;
         throw e;
       }
     });
@@ -106,14 +134,18 @@ export class MongoCollection<T extends Doc = Doc> implements Collection<T> {
     // What is still to insert. Ordered inserts stop at the first failure, so
     // everything before the failing index is stored and the rest is not.
     let rest = docs.map((d) => ({ ...d }));
-    await this.write(true, async ({ comment, earlierMaybeSent }) => {
+    await this.write(true, async ({ coll, bound, earlierMaybeSent }) => {
       if (earlierMaybeSent) {
-        const stored = await this.stored(rest.map((d) => d._id));
+        const stored = await this.stored(
+          coll,
+          bound,
+          rest.map((d) => d._id),
+        );
         rest = rest.filter((d) => !stored.has(d._id));
       }
       while (rest.length > 0) {
         try {
-          await this.coll.insertMany(rest, { ordered: true, comment });
+          await coll.insertMany(rest, { ...bound, ordered: true });
           rest = [];
         } catch (e) {
           const failed = firstWriteError(e);
@@ -121,7 +153,7 @@ export class MongoCollection<T extends Doc = Doc> implements Collection<T> {
           rest = rest.slice(failed.index);
           // Every document still in `rest` was in the batch of each earlier attempt, so a
           // duplicate _id after a possibly delivered attempt is that attempt's own insert.
-          if (failed.code === 11000 && earlierMaybeSent && (await this.stored([rest[0]._id])).size > 0) {
+          if (failed.code === 11000 && earlierMaybeSent && (await this.stored(coll, bound, [rest[0]._id])).size > 0) {
             rest = rest.slice(1);
             continue;
           }
@@ -132,39 +164,39 @@ export class MongoCollection<T extends Doc = Doc> implements Collection<T> {
   }
 
   async findOne(filter: Filter, options: FindOptions = {}): Promise<T | null> {
-    return (await this.read(({ signal }) => this.coll.findOne(filter as DriverFilter<Doc>, { ...driverFind(options), signal }))) as T | null;
+    return (await this.read(({ coll, bound }) => coll.findOne(filter as DriverFilter<Doc>, { ...driverFind(options), ...bound }))) as T | null;
   }
 
   async find(filter: Filter, options: FindOptions = {}): Promise<T[]> {
-    return (await this.read(({ signal }) => this.coll.find(filter as DriverFilter<Doc>, { ...driverFind(options), signal }).toArray())) as unknown as T[];
+    return (await this.read(({ coll, bound }) => coll.find(filter as DriverFilter<Doc>, { ...driverFind(options), ...bound }).toArray())) as unknown as T[];
   }
 
   async countDocuments(filter: Filter): Promise<number> {
-    return this.read(({ signal }) => this.coll.countDocuments(filter as DriverFilter<Doc>, { signal }));
+    return this.read(({ coll, bound }) => coll.countDocuments(filter as DriverFilter<Doc>, bound));
   }
 
   async updateOne(filter: Filter, update: Update, options: UpdateOptions = {}): Promise<UpdateResult> {
     this.refuseOnEvents("update");
     const u = withUpsertId(filter, update, options.upsert);
-    const r = await this.write(isIdempotent(update), ({ comment }) => this.coll.updateOne(filter as DriverFilter<Doc>, u, { upsert: options.upsert, comment }));
+    const r = await this.write(isIdempotent(update), ({ coll, bound }) => coll.updateOne(filter as DriverFilter<Doc>, u, { ...bound, upsert: options.upsert }));
     return { matchedCount: r.matchedCount, modifiedCount: r.modifiedCount, upsertedId: r.upsertedId == null ? null : String(r.upsertedId) };
   }
 
   async updateMany(filter: Filter, update: Update, options: UpdateOptions = {}): Promise<UpdateResult> {
     this.refuseOnEvents("updateMany");
     const u = withUpsertId(filter, update, options.upsert);
-    const r = await this.write(isIdempotent(update), ({ comment }) => this.coll.updateMany(filter as DriverFilter<Doc>, u, { upsert: options.upsert, comment }));
+    const r = await this.write(isIdempotent(update), ({ coll, bound }) => coll.updateMany(filter as DriverFilter<Doc>, u, { ...bound, upsert: options.upsert }));
     return { matchedCount: r.matchedCount, modifiedCount: r.modifiedCount, upsertedId: r.upsertedId == null ? null : String(r.upsertedId) };
   }
 
   async findOneAndUpdate(filter: Filter, update: Update, options: FindOneAndUpdateOptions = {}): Promise<T | null> {
     this.refuseOnEvents("update");
     const u = withUpsertId(filter, update, options.upsert);
-    const doc = await this.write(isIdempotent(update), ({ comment }) =>
-      this.coll.findOneAndUpdate(filter as DriverFilter<Doc>, u, {
+    const doc = await this.write(isIdempotent(update), ({ coll, bound }) =>
+      coll.findOneAndUpdate(filter as DriverFilter<Doc>, u, {
+        ...bound,
         upsert: options.upsert,
         returnDocument: options.returnDocument ?? "before",
-        comment,
       }),
     );
     return doc as unknown as T | null;
@@ -176,7 +208,7 @@ export class MongoCollection<T extends Doc = Doc> implements Collection<T> {
     }
     // A second deleteOne on a filter that several documents match would delete another one.
     const byId = filter._id !== undefined && (typeof filter._id !== "object" || filter._id === null);
-    return (await this.write(byId, ({ comment }) => this.coll.deleteOne(filter as DriverFilter<Doc>, { comment }))).deletedCount;
+    return (await this.write(byId, ({ coll, bound }) => coll.deleteOne(filter as DriverFilter<Doc>, bound))).deletedCount;
   }
 
   async deleteMany(filter: Filter): Promise<number> {
@@ -184,11 +216,11 @@ export class MongoCollection<T extends Doc = Doc> implements Collection<T> {
     if (events && Object.keys(filter).some((k) => k !== events.metaField && !k.startsWith(`${events.metaField}.`))) {
       throw new Error(`deleteMany on time-series collection ${this.name} must filter on the meta field ${events.metaField} only`);
     }
-    return (await this.write(true, ({ comment }) => this.coll.deleteMany(filter as DriverFilter<Doc>, { comment }))).deletedCount;
+    return (await this.write(true, ({ coll, bound }) => coll.deleteMany(filter as DriverFilter<Doc>, bound))).deletedCount;
   }
 
   async aggregate<R = Record<string, unknown>>(pipeline: Record<string, unknown>[]): Promise<R[]> {
-    return (await this.read(({ signal }) => this.coll.aggregate(pipeline, { signal }).toArray())) as R[];
+    return (await this.read(({ coll, bound }) => coll.aggregate(pipeline, bound).toArray())) as R[];
   }
 
   async createIndex(spec: IndexSpec): Promise<void> {
@@ -214,7 +246,7 @@ export class MongoCollection<T extends Doc = Doc> implements Collection<T> {
 
   private async buildIndex(spec: IndexSpec): Promise<void> {
     try {
-      await this.write(true, ({ comment }) => this.coll.createIndex(spec.keys, { ...indexOptions(spec), comment }));
+      await this.write(true, ({ coll, bound }) => coll.createIndex(spec.keys, { ...indexOptions(spec), ...bound }));
       return;
     } catch (e) {
       if (!(e instanceof MongoServerError && (e.code === INDEX_OPTIONS_CONFLICT || e.code === INDEX_KEY_SPECS_CONFLICT))) throw e;
@@ -245,7 +277,7 @@ export class MongoCollection<T extends Doc = Doc> implements Collection<T> {
     // another replica already rebuilt; creating an identical index is a no-op.
     const obstacles = indexes.filter((i) => i.name !== "_id_" && (i.name === spec.name || sameKeys(i.key, spec.keys)));
     for (const old of obstacles) await this.dropIndex(old.name, old.key as Record<string, 1 | -1>);
-    await this.write(true, ({ comment }) => this.coll.createIndex(spec.keys, { ...indexOptions(spec), comment }));
+    await this.write(true, ({ coll, bound }) => coll.createIndex(spec.keys, { ...indexOptions(spec), ...bound }));
     this.options.onWarning?.(
       `index ${spec.name} on ${this.name} rebuilt as ${JSON.stringify({ keys: spec.keys, unique: !!spec.unique, expireAfterSeconds: spec.expireAfterSeconds })}`,
       null,
@@ -258,7 +290,7 @@ export class MongoCollection<T extends Doc = Doc> implements Collection<T> {
       if (!current || !sameKeys(current.key, keys)) return;
     }
     try {
-      await this.write(true, ({ comment }) => this.coll.dropIndex(name, { comment }));
+      await this.write(true, ({ coll, bound }) => coll.dropIndex(name, bound));
     } catch (e) {
       if (!(e instanceof MongoServerError && e.code === INDEX_NOT_FOUND)) throw e;
     }
@@ -278,7 +310,7 @@ export class MongoCollection<T extends Doc = Doc> implements Collection<T> {
 
   private async driverIndexes(): Promise<DriverIndex[]> {
     try {
-      return (await this.read(() => this.coll.listIndexes().toArray())) as DriverIndex[];
+      return (await this.read(({ coll }) => coll.listIndexes().toArray())) as DriverIndex[];
     } catch (e) {
       // listIndexes on a collection not created yet: no indexes.
       if (e instanceof MongoServerError && e.code === NAMESPACE_NOT_FOUND) return [];
@@ -306,15 +338,35 @@ export class MongoCollection<T extends Doc = Doc> implements Collection<T> {
     }
   }
 
-  /** The ids among `ids` that are stored. */
-  private async stored(ids: string[]): Promise<Set<string>> {
-    const found = await this.coll.find({ _id: { $in: ids } } as DriverFilter<Doc>, { projection: { _id: 1 } }).toArray();
+  /**
+   * The ids among `ids` that are stored, durably: read from the primary with majority read concern,
+   * since a secondary (a `secondaryPreferred` URI) may not have the write yet, and a "local" read
+   * can confirm a write that an election later rolls back.
+   */
+  private async stored(coll: DriverCollection<Doc>, bound: { maxTimeMS: number }, ids: string[]): Promise<Set<string>> {
+    const found = await coll
+      .find({ _id: { $in: ids } } as DriverFilter<Doc>, {
+        projection: { _id: 1 },
+        readPreference: "primary",
+        readConcern: { level: "majority" },
+        maxTimeMS: bound.maxTimeMS,
+      })
+      .toArray();
     return new Set(found.map((d) => d._id));
   }
 
-  private async read<R>(op: (attempt: Attempt) => Promise<R>): Promise<R> {
+  /** The driver collection a call runs on: start-up work has its own client (engine.ts clientOptions). */
+  private driver(): DriverCollection<Doc> {
+    return (isStartupWork() && this.options.startup) || this.coll;
+  }
+
+  private async read<R>(op: (attempt: ReadAttempt) => Promise<R>): Promise<R> {
     try {
-      return await withRetry(op, { idempotent: true, policy: this.options.retry, onRetry: (n, e) => this.warnRetry(n, e) });
+      return await withRetry((a) => op({ ...a, coll: this.driver(), bound: { signal: a.signal, maxTimeMS: serverTimeLimit(a) } }), {
+        idempotent: true,
+        policy: this.options.retry,
+        onRetry: (n, e) => this.warnRetry(n, e),
+      });
     } catch (e) {
       throw translate(e);
     }
@@ -334,10 +386,16 @@ export class MongoCollection<T extends Doc = Doc> implements Collection<T> {
           const earlierMaybeSent = tokens.some((t) => tracker.sent(t));
           const comment = tracker.open();
           tokens.push(comment);
-          return op({ ...a, comment, earlierMaybeSent });
+          const coll = this.driver();
+          const limit = serverTimeLimit(a);
+          // The URI's write concern with the time left as its wtimeout. Built field by field: a
+          // WriteConcern also carries the legacy `wtimeout`, which the driver would take first.
+          const writeConcern: WriteConcernSettings = { w: coll.writeConcern?.w, journal: coll.writeConcern?.journal, wtimeoutMS: limit };
+          return op({ ...a, coll, earlierMaybeSent, bound: { comment, maxTimeMS: limit, writeConcern } });
         },
         {
           idempotent,
+          write: true,
           wasSent: (n) => tracker.sent(tokens[n - 1]),
           policy: this.options.retry,
           onRetry: (n, e) => this.warnRetry(n, e),

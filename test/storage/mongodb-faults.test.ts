@@ -105,8 +105,26 @@ class FaultyCollection {
     }
   }
 
+  /** Top-level equality, as the filters under test use (null matches a missing field). */
+  private matches(doc: Doc | undefined, filter: Document): doc is Doc {
+    if (!doc) return false;
+    return Object.entries(filter).every(([k, v]) => {
+      if (v === null) return doc[k] == null;
+      if (v instanceof Date) return doc[k] instanceof Date && doc[k].getTime() === v.getTime();
+      return doc[k] === v;
+    });
+  }
+
+  async findOne(filter: Document) {
+    return structuredClone([...this.docs.values()].find((d) => this.matches(d, filter)) ?? null);
+  }
+
   private applyUpdate(filter: Document, update: Document, upsert: boolean | undefined): { matched: number; upserted: string | null; doc: Doc | null } {
-    const existing = this.docs.get(filter._id as string);
+    const byId = this.docs.get(filter._id as string);
+    const existing = this.matches(byId, filter) ? byId : undefined;
+    if (byId && !existing && upsert) {
+      throw new MongoServerError({ message: `E11000 duplicate key error collection: t.faulty index: _id_ dup key: { _id: "${byId._id}" }`, code: 11000 });
+    }
     if (!existing && !upsert) return { matched: 0, upserted: null, doc: null };
     const doc: Doc = existing ?? { _id: filter._id as string, ...((update.$setOnInsert ?? {}) as Record<string, unknown>) };
     const matched = existing ? 1 : 0;
@@ -225,6 +243,53 @@ describe("MongoDB retries under injected faults", () => {
     await coll.updateOne({ _id: "k" }, { $set: { revoked: true } }, { upsert: true });
     expect(fake.docs.get("k")).toEqual({ _id: "k", revoked: true });
     expect(fake.sends).toEqual(["update", "update"]);
+  });
+
+  it("reports a conditional $set whose reply was lost as applied, not as 'nothing matched' (a revoke)", async () => {
+    const { fake, coll } = setup();
+    fake.docs.set("k1", { _id: "k1", org_id: "o", revoked_at: null });
+    fake.faults.push("lost-reply");
+    const at = new Date();
+    const revoked = await coll.findOneAndUpdate({ _id: "k1", org_id: "o", revoked_at: null }, { $set: { revoked_at: at } }, { returnDocument: "after" });
+    expect(revoked).toEqual({ _id: "k1", org_id: "o", revoked_at: at });
+    // The retry looked, found its own change, and sent nothing more.
+    expect(fake.sends).toEqual(["findAndModify"]);
+
+    fake.docs.set("v", { _id: "v", version: 1 });
+    fake.faults.push("reselect-after-send");
+    const r = await coll.updateOne({ _id: "v", version: 1 }, { $set: { version: 2 } });
+    expect(r.matchedCount).toBe(1);
+    expect(fake.docs.get("v")?.version).toBe(2);
+  });
+
+  it("counts a re-sent conditional $set that landed late as its own, and never re-sends one that returns the document before", async () => {
+    const { fake, coll } = setup();
+    fake.docs.set("k1", { _id: "k1", revoked_at: null });
+    // The first attempt applied, its reply lost; it becomes visible only after the retry looked.
+    fake.faults.push("lost-reply");
+    const at = new Date();
+    const realFindOne = fake.findOne.bind(fake);
+    let looks = 0;
+    const applied = structuredClone(fake.docs.get("k1"));
+    fake.findOne = async (filter: Document) => {
+      if (looks++ === 0) {
+        const now = fake.docs.get("k1")!;
+        fake.docs.set("k1", applied!); // not yet visible to the first look
+        const r = await realFindOne(filter);
+        fake.docs.set("k1", now);
+        return r;
+      }
+      return realFindOne(filter);
+    };
+    const r = await coll.updateOne({ _id: "k1", revoked_at: null }, { $set: { revoked_at: at } });
+    expect(r.matchedCount).toBe(1);
+    expect(fake.sends).toEqual(["update", "update"]);
+
+    fake.docs.set("k2", { _id: "k2", revoked_at: null });
+    fake.faults.push("lost-reply");
+    const e = await coll.findOneAndUpdate({ _id: "k2", revoked_at: null }, { $set: { revoked_at: at } }).catch((err: unknown) => err);
+    expect((e as MongoUnavailableError).outcome).toBe("unknown");
+    expect(fake.sends).toEqual(["update", "update", "findAndModify"]);
   });
 
   it("stores a log once when the reply of its insert is lost", async () => {

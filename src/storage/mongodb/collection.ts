@@ -178,7 +178,20 @@ export class MongoCollection<T extends Doc = Doc> implements Collection<T> {
   async updateOne(filter: Filter, update: Update, options: UpdateOptions = {}): Promise<UpdateResult> {
     this.refuseOnEvents("update");
     const u = withUpsertId(filter, update, options.upsert);
-    const r = await this.write(isIdempotent(update), ({ coll, bound }) => coll.updateOne(filter as DriverFilter<Doc>, u, { ...bound, upsert: options.upsert }));
+    const look = conditional(filter, update);
+    const send = ({ coll, bound }: WriteAttempt) => coll.updateOne(filter, u, { ...bound, upsert: options.upsert });
+    const r =
+      look === undefined
+        ? await this.write(isIdempotent(update), send)
+        : await this.write(look !== null, (a) =>
+            this.conditionalRetry(
+              a,
+              look!,
+              send,
+              (r) => r.matchedCount > 0 || r.upsertedId != null,
+              () => APPLIED_UPDATE,
+            ),
+          );
     return { matchedCount: r.matchedCount, modifiedCount: r.modifiedCount, upsertedId: r.upsertedId == null ? null : String(r.upsertedId) };
   }
 
@@ -192,14 +205,53 @@ export class MongoCollection<T extends Doc = Doc> implements Collection<T> {
   async findOneAndUpdate(filter: Filter, update: Update, options: FindOneAndUpdateOptions = {}): Promise<T | null> {
     this.refuseOnEvents("update");
     const u = withUpsertId(filter, update, options.upsert);
-    const doc = await this.write(isIdempotent(update), ({ coll, bound }) =>
-      coll.findOneAndUpdate(filter as DriverFilter<Doc>, u, {
-        ...bound,
-        upsert: options.upsert,
-        returnDocument: options.returnDocument ?? "before",
-      }),
-    );
+    const returnDocument = options.returnDocument ?? "before";
+    const send = ({ coll, bound }: WriteAttempt) => coll.findOneAndUpdate(filter, u, { ...bound, upsert: options.upsert, returnDocument });
+    // The document before an update cannot be read back once the update applied.
+    const look = returnDocument === "after" ? conditional(filter, update) : conditional(filter, update) && null;
+    const doc =
+      look === undefined
+        ? await this.write(isIdempotent(update), send)
+        : await this.write(look !== null, (a) =>
+            this.conditionalRetry(
+              a,
+              look!,
+              send,
+              (d) => d !== null,
+              (found) => found,
+            ),
+          );
     return doc as unknown as T | null;
+  }
+
+  /**
+   * One attempt of a conditional update (its filter tests a field it sets, as a revoke's
+   * `revoked_at: null`). Re-sent after a lost reply it would no longer match and report "nothing
+   * matched" for its own change: so a retry first looks for the document as the update leaves it
+   * (the other filter fields, the values set), and counts a match as this call's own update; a
+   * re-send that matched nothing (the earlier attempt landed meanwhile) looks again.
+   */
+  private async conditionalRetry<R>(
+    a: WriteAttempt,
+    look: Document,
+    send: (a: WriteAttempt) => Promise<R>,
+    matched: (r: R) => boolean,
+    applied: (found: Doc) => R,
+  ): Promise<R> {
+    const mine = async () => (a.earlierMaybeSent ? await a.coll.findOne(look as DriverFilter<Doc>, durableRead(a.bound)) : null);
+    const before = await mine();
+    if (before) return applied(before);
+    try {
+      const r = await send(a);
+      if (matched(r)) return r;
+      const after = await mine();
+      return after ? applied(after) : r;
+    } catch (e) {
+      // A conditional upsert re-sent after its first attempt inserted: the filter missed, the insert met its _id.
+      const after = isDuplicate(e) ? await mine() : null;
+      if (after) return applied(after);
+      throw e;
+    }
   }
 
   async deleteOne(filter: Filter): Promise<number> {
@@ -344,14 +396,7 @@ export class MongoCollection<T extends Doc = Doc> implements Collection<T> {
    * can confirm a write that an election later rolls back.
    */
   private async stored(coll: DriverCollection<Doc>, bound: { maxTimeMS: number }, ids: string[]): Promise<Set<string>> {
-    const found = await coll
-      .find({ _id: { $in: ids } } as DriverFilter<Doc>, {
-        projection: { _id: 1 },
-        readPreference: "primary",
-        readConcern: { level: "majority" },
-        maxTimeMS: bound.maxTimeMS,
-      })
-      .toArray();
+    const found = await coll.find({ _id: { $in: ids } } as DriverFilter<Doc>, { ...durableRead(bound), projection: { _id: 1 } }).toArray();
     return new Set(found.map((d) => d._id));
   }
 
@@ -434,6 +479,38 @@ function driverFind(options: FindOptions): Document {
   if (options.limit) out.limit = options.limit;
   if (options.projection) out.projection = options.projection;
   return out;
+}
+
+/** Reads that may confirm an earlier attempt's write: from the primary, majority-committed (stored() says why). */
+function durableRead(bound: { maxTimeMS: number }): { readPreference: "primary"; readConcern: { level: "majority" }; maxTimeMS: number } {
+  return { readPreference: "primary", readConcern: { level: "majority" }, maxTimeMS: bound.maxTimeMS };
+}
+
+/** What a conditional update found already applied reports: its own earlier attempt matched. */
+const APPLIED_UPDATE = { acknowledged: true, matchedCount: 1, modifiedCount: 1, upsertedCount: 0, upsertedId: null };
+
+/**
+ * For an update whose filter tests a field the update changes: the filter that finds the document
+ * as the update leaves it, or null when none can be built (operators other than $set/$unset, or
+ * a filter with top-level operators), in which case the update is not re-sent once sent.
+ * Undefined when the update is not conditional.
+ */
+function conditional(filter: Filter, update: Update): Document | null | undefined {
+  const changed = Object.entries(update)
+    .filter(([op]) => op !== "$setOnInsert")
+    .flatMap(([, fields]) => Object.keys(fields ?? {}));
+  const overlaps = (k: string) => changed.some((f) => f === k || f.startsWith(`${k}.`) || k.startsWith(`${f}.`));
+  const tested = Object.keys(filter).filter((k) => !k.startsWith("$") && overlaps(k));
+  // Fields tested inside $or, $and, $nor: the document as the update leaves it cannot be described.
+  const nested = Object.entries(filter)
+    .filter(([k]) => k.startsWith("$"))
+    .some(([, clauses]) => ([] as unknown[]).concat(clauses).some((c) => typeof c === "object" && c !== null && conditional(c as Filter, update) !== undefined));
+  if (!nested && tested.length === 0) return undefined;
+  if (!isIdempotent(update) || nested || Object.keys(update).some((op) => op !== "$set" && op !== "$unset" && op !== "$setOnInsert")) return null;
+  const look: Document = Object.fromEntries(Object.entries(filter).filter(([k]) => !tested.includes(k)));
+  for (const [k, v] of Object.entries((update.$set ?? {}) as Record<string, unknown>)) look[k] = v;
+  for (const k of Object.keys(update.$unset ?? {})) look[k] = { $exists: false };
+  return look;
 }
 
 function isIdempotent(update: Update): boolean {

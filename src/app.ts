@@ -22,7 +22,7 @@ import { authInterceptor } from "./api/interceptors/auth.js";
 import { errorInterceptor } from "./api/interceptors/errors.js";
 import { timeoutInterceptor } from "./api/interceptors/timeout.js";
 import { validationInterceptor, type CrossFieldRules, type FieldViolation } from "./api/interceptors/validation.js";
-import { bootstrap } from "./auth/bootstrap.js";
+import { bootstrapInTurn } from "./auth/bootstrap.js";
 import { openRequestLimits } from "./auth/request-limits.js";
 import type { Config } from "./config.js";
 import { customGuardrailService } from "./custom-guardrails/service.js";
@@ -229,7 +229,7 @@ export async function startApp(config: Config, log: Logger = createLogger(config
     const detectorOptions = { promptAttackOnnx: config.promptAttackOnnx, moderationOnnx: config.moderationOnnx };
     await loadDetectorsLogged(detectorOptions, log);
     const keys = { keysFile: config.bootstrapKeysFile, platformKey: config.bootstrapPlatformKey, screeningKey: config.bootstrapScreeningKey };
-    await bootstrap(repos.orgs, repos.keys, keys, log);
+    await bootstrapInTurn(db, repos.orgs, repos.keys, keys, log);
 
     const metrics = new Metrics();
     const pool = screeningPoolOf(config, metrics, detectorOptions);

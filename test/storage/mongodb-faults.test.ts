@@ -33,6 +33,8 @@ type Fault =
   | "lost-reply"
   /** Sent and applied; the driver's own retry then found no primary (the issue's case). */
   | "reselect-after-send"
+  /** Sent, and the connection dropped before the server applied it; `meanwhile` then runs (another process). */
+  | "sent-not-applied"
   /** insertMany: the first `n` documents applied, then the connection dropped. */
   | { midBatch: number };
 
@@ -46,6 +48,8 @@ class FaultyCollection {
   readonly indexes: { name: string; key: Record<string, number>; expireAfterSeconds?: number; unique?: boolean }[] = [{ name: "_id_", key: { _id: 1 } }];
   readonly commands: Document[] = [];
   collectionName = "faulty";
+  /** What another process does while a "sent-not-applied" attempt is lost. */
+  meanwhile: () => void = () => undefined;
 
   constructor(private readonly tracker: CommandTracker) {}
 
@@ -59,6 +63,10 @@ class FaultyCollection {
     const fault = this.faults.shift();
     if (fault === "before-send") throw new MongoServerSelectionError("Server selection timed out after 5000 ms", { type: "Unknown", servers: new Map() } as never);
     this.send(name, comment);
+    if (fault === "sent-not-applied") {
+      this.meanwhile();
+      throw new MongoNetworkError("connection 4 to 10.0.0.1:27017 closed");
+    }
     const result = apply();
     if (fault === "lost-reply") throw new MongoNetworkError("connection 3 to 10.0.0.1:27017 closed");
     if (fault === "reselect-after-send")
@@ -148,7 +156,7 @@ class FaultyCollection {
 
   find(filter: Document) {
     const ids = (filter._id as { $in?: string[] }).$in ?? [];
-    return { toArray: async () => ids.filter((id) => this.docs.has(id)).map((id) => ({ _id: id })) };
+    return { toArray: async () => ids.filter((id) => this.docs.has(id)).map((id) => structuredClone(this.docs.get(id)!)) };
   }
 
   listIndexes() {
@@ -309,6 +317,23 @@ describe("MongoDB retries under injected faults", () => {
     await expect(coll.insertOne({ _id: "a", x: 2 })).rejects.toBeInstanceOf(DuplicateKeyError);
   });
 
+  it("does not take another process's document under the same _id for its own lost insert", async () => {
+    // Two replicas bootstrapping: each tries to create the default organization; only one may
+    // believe it did (and print the bootstrap keys).
+    const { fake, coll } = setup();
+    fake.faults.push("sent-not-applied");
+    const theirs = { _id: "org-default", name: "Default organization", created_at: new Date(Date.now() - 5) };
+    fake.meanwhile = () => fake.docs.set(theirs._id, structuredClone(theirs));
+    const e = await coll.insertOne({ _id: "org-default", name: "Default organization", created_at: new Date() }).catch((err: unknown) => err);
+    expect(e).toBeInstanceOf(DuplicateKeyError);
+    expect(fake.docs.get("org-default")).toEqual(theirs);
+    // The same when the retry's look comes after the other insert: the look finds a document, but not this one.
+    fake.docs.clear();
+    fake.faults.push("sent-not-applied");
+    const e2 = await coll.insertMany([{ _id: "org-default", name: "Default organization", created_at: new Date() }]).catch((err: unknown) => err);
+    expect(e2).toBeInstanceOf(DuplicateKeyError);
+  });
+
   it("resumes an ordered insertMany that stopped mid-batch: none twice, none dropped", async () => {
     const { fake, coll } = setup({ events: true });
     const batch = Array.from({ length: 1000 }, (_, i) => log(i));
@@ -327,7 +352,7 @@ describe("MongoDB retries under injected faults", () => {
     fake.find = (filter: Document) => ({
       toArray: async () => {
         const found = await realFind(filter).toArray();
-        fake.docs.set("log-0004", log(4));
+        fake.docs.set("log-0004", structuredClone(batch[4])); // the same document, still in flight
         return found;
       },
     });

@@ -6,6 +6,10 @@
 
 import { MongoClient, type Document } from "mongodb";
 import { describe, expect, it } from "vitest";
+import { ApiKeys } from "../../src/auth/api-keys-repository.js";
+import { ABANDONED_AFTER_MS, bootstrapInTurn } from "../../src/auth/bootstrap.js";
+import { DEFAULT_ORG_ID, Organizations } from "../../src/auth/organizations-repository.js";
+import { createLogger } from "../../src/observability/logger.js";
 import type { Database } from "../../src/storage/collection.js";
 import { MongoDatabase } from "../../src/storage/mongodb/engine.js";
 import { mongodb, uriWithDatabase } from "./engines.js";
@@ -141,6 +145,30 @@ describe.skipIf(!uri)("MongoDB engine on a server (MONGODB_URI)", () => {
         expect(seen.length).toBeGreaterThan(0);
       } finally {
         await db.close();
+      }
+    });
+  });
+
+  it("bootstraps once when two replicas find a default organization left without keys", async () => {
+    await withDb(async (_db, { client, name }) => {
+      // A start that died between the organization and its keys, long enough ago to be finished by the next.
+      await client
+        .db(name)
+        .collection("organizations")
+        .insertOne({ _id: DEFAULT_ORG_ID, name: "Default organization", created_at: new Date(Date.now() - 2 * ABANDONED_AFTER_MS) } as never);
+      const shown: string[] = [];
+      const terminal = { write: (text: string) => shown.push(text) };
+      const replicas = await Promise.all([0, 1].map(() => MongoDatabase.connect(uriWithDatabase(uri!, name), { lease: { pollMs: 50 } })));
+      try {
+        await Promise.all(
+          replicas.map(async (db) => {
+            const [orgs, keys] = [await Organizations.open(db), await ApiKeys.open(db)];
+            await bootstrapInTurn(db, orgs, keys, { terminal }, createLogger("silent"));
+          }),
+        );
+        expect(shown.filter((s) => s.includes("shown once"))).toHaveLength(1);
+      } finally {
+        await Promise.all(replicas.map((r) => r.close()));
       }
     });
   });

@@ -117,12 +117,12 @@ export class MongoCollection<T extends Doc = Doc> implements Collection<T> {
     this.checkEventSize(doc);
     await this.write(true, async ({ coll, bound, earlierMaybeSent }) => {
       // A lost reply may hide a stored document: look before sending it again.
-      if (earlierMaybeSent && (await this.stored(coll, bound, [doc._id])).size > 0) return;
+      if (earlierMaybeSent && (await this.stored(coll, bound, [doc])).size > 0) return;
       try {
         await coll.insertOne({ ...doc }, bound);
       } catch (e) {
         // The earlier attempt was still in flight when we looked, and landed first.
-        if (earlierMaybeSent && isDuplicate(e) && (await this.stored(coll, bound, [doc._id])).size > 0) return;
+        if (earlierMaybeSent && isDuplicate(e) && (await this.stored(coll, bound, [doc])).size > 0) return;
         throw e;
       }
     });
@@ -136,11 +136,7 @@ export class MongoCollection<T extends Doc = Doc> implements Collection<T> {
     let rest = docs.map((d) => ({ ...d }));
     await this.write(true, async ({ coll, bound, earlierMaybeSent }) => {
       if (earlierMaybeSent) {
-        const stored = await this.stored(
-          coll,
-          bound,
-          rest.map((d) => d._id),
-        );
+        const stored = await this.stored(coll, bound, rest);
         rest = rest.filter((d) => !stored.has(d._id));
       }
       while (rest.length > 0) {
@@ -152,8 +148,8 @@ export class MongoCollection<T extends Doc = Doc> implements Collection<T> {
           if (!failed) throw e; // no per-document answer (network, election): the next attempt looks first
           rest = rest.slice(failed.index);
           // Every document still in `rest` was in the batch of each earlier attempt, so a
-          // duplicate _id after a possibly delivered attempt is that attempt's own insert.
-          if (failed.code === 11000 && earlierMaybeSent && (await this.stored(coll, bound, [rest[0]._id])).size > 0) {
+          // duplicate _id holding this very document after a possibly delivered attempt is that attempt's own insert.
+          if (failed.code === 11000 && earlierMaybeSent && (await this.stored(coll, bound, [rest[0]])).size > 0) {
             rest = rest.slice(1);
             continue;
           }
@@ -391,13 +387,17 @@ export class MongoCollection<T extends Doc = Doc> implements Collection<T> {
   }
 
   /**
-   * The ids among `ids` that are stored, durably: read from the primary with majority read concern,
-   * since a secondary (a `secondaryPreferred` URI) may not have the write yet, and a "local" read
-   * can confirm a write that an election later rolls back.
+   * The ids of the documents among `docs` that are stored as they are: this call's own earlier
+   * attempt. Another process may have stored a document under the same _id (fixed ids: the
+   * default organization, a given key), which is not ours, and would make two processes each
+   * believe they created it. Read from the primary with majority read concern, since a
+   * secondary (a `secondaryPreferred` URI) may not have the write yet, and a "local" read can
+   * confirm a write that an election later rolls back.
    */
-  private async stored(coll: DriverCollection<Doc>, bound: { maxTimeMS: number }, ids: string[]): Promise<Set<string>> {
-    const found = await coll.find({ _id: { $in: ids } } as DriverFilter<Doc>, { ...durableRead(bound), projection: { _id: 1 } }).toArray();
-    return new Set(found.map((d) => d._id));
+  private async stored(coll: DriverCollection<Doc>, bound: { maxTimeMS: number }, docs: Doc[]): Promise<Set<string>> {
+    const found = await coll.find({ _id: { $in: docs.map((d) => d._id) } } as DriverFilter<Doc>, durableRead(bound)).toArray();
+    const byId = new Map(found.map((d) => [d._id, d]));
+    return new Set(docs.filter((d) => byId.has(d._id) && sameDocument(d, byId.get(d._id)!)).map((d) => d._id));
   }
 
   /** The driver collection a call runs on: start-up work has its own client (engine.ts clientOptions). */
@@ -479,6 +479,27 @@ function driverFind(options: FindOptions): Document {
   if (options.limit) out.limit = options.limit;
   if (options.projection) out.projection = options.projection;
   return out;
+}
+
+/**
+ * Whether a document read back is the one written: the same fields and values in any order (the
+ * server puts _id first), undefined stored as null (the driver's default, ignoreUndefined off).
+ */
+function sameDocument(written: Doc, stored: Doc): boolean {
+  return BSON.EJSON.stringify(canonical(written)) === BSON.EJSON.stringify(canonical(stored));
+}
+
+function canonical(value: unknown): unknown {
+  if (value === undefined) return null;
+  if (Array.isArray(value)) return value.map(canonical);
+  if (value !== null && typeof value === "object" && [Object.prototype, null].includes(Object.getPrototypeOf(value) as object | null)) {
+    return Object.fromEntries(
+      Object.entries(value)
+        .sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0))
+        .map(([k, v]) => [k, canonical(v)]),
+    );
+  }
+  return value;
 }
 
 /** Reads that may confirm an earlier attempt's write: from the primary, majority-committed (stored() says why). */

@@ -20,7 +20,8 @@ import {
   type Document,
 } from "mongodb";
 import { describe, expect, it } from "vitest";
-import { DuplicateKeyError, type Doc } from "../../src/storage/collection.js";
+import { SharedBuckets } from "../../src/auth/shared-buckets.js";
+import { DuplicateKeyError, type Database, type Doc } from "../../src/storage/collection.js";
 import { MongoCollection } from "../../src/storage/mongodb/collection.js";
 import { CommandTracker } from "../../src/storage/mongodb/engine.js";
 import { MongoUnavailableError, type RetryPolicy } from "../../src/storage/mongodb/retry.js";
@@ -119,6 +120,11 @@ class FaultyCollection {
     return Object.entries(filter).every(([k, v]) => {
       if (v === null) return doc[k] == null;
       if (v instanceof Date) return doc[k] instanceof Date && doc[k].getTime() === v.getTime();
+      if (typeof v === "object" && !Array.isArray(v)) {
+        const x = doc[k] as number;
+        const { $lt, $lte, $gte } = v as { $lt?: number; $lte?: number; $gte?: number };
+        return x !== undefined && ($lt === undefined || x < $lt) && ($lte === undefined || x <= $lte) && ($gte === undefined || x >= $gte);
+      }
       return doc[k] === v;
     });
   }
@@ -298,6 +304,16 @@ describe("MongoDB retries under injected faults", () => {
     const e = await coll.findOneAndUpdate({ _id: "k2", revoked_at: null }, { $set: { revoked_at: at } }).catch((err: unknown) => err);
     expect((e as MongoUnavailableError).outcome).toBe("unknown");
     expect(fake.sends).toEqual(["update", "update", "findAndModify"]);
+  });
+
+  it("restarts a shared rate-limit bucket once when the reply of its upsert is lost: its tokens are taken once", async () => {
+    const { fake, coll } = setup();
+    const buckets = await SharedBuckets.open({ collection: async () => coll } as unknown as Database);
+    const now = Date.now();
+    fake.faults.push("lost-reply");
+    expect(await buckets.take("req:k", 5, { burst: 10, perSecond: 10 }, now)).toEqual({ granted: 5, retryAfterMs: 0 });
+    // 5 tokens at 100 ms each: the bucket is full again 500 ms from now, not 1,000 (taken twice).
+    expect(fake.docs.get("req:k")?.tat).toBe(now + 500);
   });
 
   it("stores a log once when the reply of its insert is lost", async () => {

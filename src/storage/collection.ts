@@ -137,6 +137,20 @@ export class DuplicateKeyError extends Error {
  * a failed write (restart the process), or MongoDB stayed unreachable through
  * every retry. Servers map it to 503 and readiness to "not ready".
  */
+/**
+ * The engine cannot store this document as it is (MongoDB: a key holding a NUL character, which
+ * BSON keys cannot). Nothing of the call was written; `documentId` names the document.
+ */
+export class UnstorableDocumentError extends Error {
+  constructor(
+    message: string,
+    readonly documentId: string,
+  ) {
+    super(message);
+    this.name = "UnstorableDocumentError";
+  }
+}
+
 export class StorageUnavailableError extends Error {
   /** Seconds a client should wait before trying again (the API's Retry-After). */
   readonly retryAfterSeconds: number;

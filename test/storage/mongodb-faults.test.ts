@@ -11,6 +11,7 @@
 // set, test/storage/mongodb-server.test.ts runs the same engine on a real server.
 
 import {
+  BSON,
   MongoBulkWriteError,
   MongoError,
   MongoNetworkError,
@@ -19,9 +20,14 @@ import {
   type Collection as DriverCollection,
   type Document,
 } from "mongodb";
+import fs from "node:fs";
+import path from "node:path";
 import { describe, expect, it } from "vitest";
 import { SharedBuckets } from "../../src/auth/shared-buckets.js";
-import { DuplicateKeyError, type Database, type Doc } from "../../src/storage/collection.js";
+import { DuplicateKeyError, UnstorableDocumentError, type Database, type Doc } from "../../src/storage/collection.js";
+import { EmbeddedDatabase } from "../../src/storage/embedded/engine.js";
+import { exportDataDir, importInto } from "../../src/storage/transfer.js";
+import { tempDir } from "./engines.js";
 import { MongoCollection } from "../../src/storage/mongodb/collection.js";
 import { CommandTracker } from "../../src/storage/mongodb/engine.js";
 import { MongoUnavailableError, type RetryPolicy } from "../../src/storage/mongodb/retry.js";
@@ -40,6 +46,11 @@ type Fault =
   | { midBatch: number };
 
 const FAST: RetryPolicy = { attempts: 6, baseDelayMs: 1, maxDelayMs: 2, budgetMs: 5_000 };
+
+/** A document as the driver reads it: through BSON, which turns {$ref, $id} objects into DBRef. */
+function fromServer(doc: Doc): Doc {
+  return BSON.deserialize(BSON.serialize(doc)) as Doc;
+}
 
 class FaultyCollection {
   readonly docs = new Map<string, Doc>();
@@ -81,7 +92,9 @@ class FaultyCollection {
     this.docs.set(doc._id, structuredClone(doc));
   }
 
-  insertOne(doc: Doc, options: { comment?: string }) {
+  async insertOne(doc: Doc, options: { comment?: string }) {
+    // The driver serializes the command before it selects a connection: a key BSON cannot hold fails here.
+    BSON.serialize(doc);
     return this.call("insert", options.comment, () => {
       this.insertDoc(doc);
       return { acknowledged: true, insertedId: doc._id };
@@ -90,6 +103,11 @@ class FaultyCollection {
 
   /** Driver 6.22 runs insertMany as a bulk write: every failure surfaces as a MongoBulkWriteError. */
   async insertMany(docs: Doc[], options: { comment?: string }) {
+    try {
+      for (const d of docs) BSON.serialize(d);
+    } catch (e) {
+      throw bulkWrapped(e as BSON.BSONError, 0); // serialized inside the bulk write, which wraps the error
+    }
     const fault = this.faults[0];
     if (typeof fault === "object") {
       this.faults.shift();
@@ -130,7 +148,8 @@ class FaultyCollection {
   }
 
   async findOne(filter: Document) {
-    return structuredClone([...this.docs.values()].find((d) => this.matches(d, filter)) ?? null);
+    const found = [...this.docs.values()].find((d) => this.matches(d, filter));
+    return found ? fromServer(found) : null;
   }
 
   private applyUpdate(filter: Document, update: Document, upsert: boolean | undefined): { matched: number; upserted: string | null; doc: Doc | null } {
@@ -162,7 +181,7 @@ class FaultyCollection {
 
   find(filter: Document) {
     const ids = (filter._id as { $in?: string[] }).$in ?? [];
-    return { toArray: async () => ids.filter((id) => this.docs.has(id)).map((id) => structuredClone(this.docs.get(id)!)) };
+    return { toArray: async () => ids.filter((id) => this.docs.has(id)).map((id) => fromServer(this.docs.get(id)!)) };
   }
 
   listIndexes() {
@@ -314,6 +333,49 @@ describe("MongoDB retries under injected faults", () => {
     expect(await buckets.take("req:k", 5, { burst: 10, perSecond: 10 }, now)).toEqual({ granted: 5, retryAfterMs: 0 });
     // 5 tokens at 100 ms each: the bucket is full again 500 ms from now, not 1,000 (taken twice).
     expect(fake.docs.get("req:k")?.tat).toBe(now + 500);
+  });
+
+  it("reads back a stored {$ref, $id} object as the plain object it was, not a DBRef", async () => {
+    const { fake, coll } = setup();
+    const doc = { _id: "p1", metadata: { link: { $ref: "tickets", $id: 7, note: "x" }, list: [{ $ref: "a", $id: "b" }] } };
+    fake.docs.set("p1", structuredClone(doc));
+    const read = await coll.findOne({ _id: "p1" });
+    expect(read).toEqual(doc);
+    expect(Object.getPrototypeOf((read!.metadata as { link: object }).link)).toBe(Object.prototype);
+    // A retried insert of such a document recognizes it as its own.
+    fake.faults.push("lost-reply");
+    await coll.insertOne({ ...doc, _id: "p2" });
+    expect(fake.sends).toEqual(["insert"]);
+  });
+
+  it("refuses a document with a NUL in a key by name, and an import copies everything else", async () => {
+    const { coll } = setup();
+    const bad = { _id: "bad", metadata: { "a\u0000b": 1 } };
+    const e = await coll.insertMany([{ _id: "ok" }, bad, { _id: "ok2" }]).catch((err: unknown) => err);
+    expect(e).toBeInstanceOf(UnstorableDocumentError);
+    expect((e as UnstorableDocumentError).documentId).toBe("bad");
+
+    // The embedded engine holds such a key; export, then import into the MongoDB engine.
+    const dir = tempDir("parapet-nul-");
+    try {
+      const source = await EmbeddedDatabase.open({ dataDir: path.join(dir, "data"), ttlSweepIntervalMs: 0 });
+      const projects = await source.collection("projects");
+      await projects.insertMany([
+        { _id: "p1", name: "a" },
+        { _id: "p2", metadata: { "a\u0000b": 1 } },
+        { _id: "p3", name: "c" },
+      ]);
+      await source.close();
+      const file = path.join(dir, "export.ndjson");
+      await exportDataDir(path.join(dir, "data"), file);
+      const target = setup();
+      const summary = await importInto({ collection: async () => target.coll } as unknown as Database, file);
+      const projectsSummary = summary.collections.find((c) => c.name === "projects");
+      expect(projectsSummary).toMatchObject({ documents: 2, refused: [{ id: "p2", reason: expect.stringMatching(/NUL/) as unknown }] });
+      expect([...target.fake.docs.keys()].sort()).toEqual(["p1", "p3"]);
+    } finally {
+      fs.rmSync(dir, { recursive: true, force: true });
+    }
   });
 
   it("stores a log once when the reply of its insert is lost", async () => {

@@ -17,6 +17,7 @@ import {
 import {
   DuplicateKeyError,
   MAX_TIMESERIES_DOCUMENT_BYTES,
+  UnstorableDocumentError,
   type Collection,
   type Doc,
   type Filter,
@@ -119,7 +120,9 @@ export class MongoCollection<T extends Doc = Doc> implements Collection<T> {
       // A lost reply may hide a stored document: look before sending it again.
       if (earlierMaybeSent && (await this.stored(coll, bound, [doc])).size > 0) return;
       try {
-        await coll.insertOne({ ...doc }, bound);
+        await coll.insertOne({ ...doc }, bound).catch((err: unknown) => {
+          throw unstorable(err, [doc]);
+        });
       } catch (e) {
         // The earlier attempt was still in flight when we looked, and landed first.
         if (earlierMaybeSent && isDuplicate(e) && (await this.stored(coll, bound, [doc])).size > 0) return;
@@ -141,7 +144,9 @@ export class MongoCollection<T extends Doc = Doc> implements Collection<T> {
       }
       while (rest.length > 0) {
         try {
-          await coll.insertMany(rest, { ...bound, ordered: true });
+          await coll.insertMany(rest, { ...bound, ordered: true }).catch((err: unknown) => {
+            throw unstorable(err, rest);
+          });
           rest = [];
         } catch (e) {
           const failed = firstWriteError(e);
@@ -160,11 +165,13 @@ export class MongoCollection<T extends Doc = Doc> implements Collection<T> {
   }
 
   async findOne(filter: Filter, options: FindOptions = {}): Promise<T | null> {
-    return (await this.read(({ coll, bound }) => coll.findOne(filter as DriverFilter<Doc>, { ...driverFind(options), ...bound }))) as T | null;
+    return (await this.read(async ({ coll, bound }) => plain(await coll.findOne(filter as DriverFilter<Doc>, { ...driverFind(options), ...bound })))) as T | null;
   }
 
   async find(filter: Filter, options: FindOptions = {}): Promise<T[]> {
-    return (await this.read(({ coll, bound }) => coll.find(filter as DriverFilter<Doc>, { ...driverFind(options), ...bound }).toArray())) as unknown as T[];
+    return (await this.read(async ({ coll, bound }) =>
+      plain(await coll.find(filter as DriverFilter<Doc>, { ...driverFind(options), ...bound }).toArray()),
+    )) as unknown as T[];
   }
 
   async countDocuments(filter: Filter): Promise<number> {
@@ -234,7 +241,7 @@ export class MongoCollection<T extends Doc = Doc> implements Collection<T> {
     matched: (r: R) => boolean,
     applied: (found: Doc) => R,
   ): Promise<R> {
-    const mine = async () => (a.earlierMaybeSent ? await a.coll.findOne(look as DriverFilter<Doc>, durableRead(a.bound)) : null);
+    const mine = async () => (a.earlierMaybeSent ? plain(await a.coll.findOne(look as DriverFilter<Doc>, durableRead(a.bound))) : null);
     const before = await mine();
     if (before) return applied(before);
     try {
@@ -268,7 +275,7 @@ export class MongoCollection<T extends Doc = Doc> implements Collection<T> {
   }
 
   async aggregate<R = Record<string, unknown>>(pipeline: Record<string, unknown>[]): Promise<R[]> {
-    return (await this.read(({ coll, bound }) => coll.aggregate(pipeline, bound).toArray())) as R[];
+    return (await this.read(async ({ coll, bound }) => plain(await coll.aggregate(pipeline, bound).toArray()))) as R[];
   }
 
   async createIndex(spec: IndexSpec): Promise<void> {
@@ -395,7 +402,7 @@ export class MongoCollection<T extends Doc = Doc> implements Collection<T> {
    * confirm a write that an election later rolls back.
    */
   private async stored(coll: DriverCollection<Doc>, bound: { maxTimeMS: number }, docs: Doc[]): Promise<Set<string>> {
-    const found = await coll.find({ _id: { $in: docs.map((d) => d._id) } } as DriverFilter<Doc>, durableRead(bound)).toArray();
+    const found = plain(await coll.find({ _id: { $in: docs.map((d) => d._id) } } as DriverFilter<Doc>, durableRead(bound)).toArray());
     const byId = new Map(found.map((d) => [d._id, d]));
     return new Set(docs.filter((d) => byId.has(d._id) && sameDocument(d, byId.get(d._id)!)).map((d) => d._id));
   }
@@ -561,6 +568,38 @@ function firstWriteError(e: unknown): { index: number; code: number } | null {
   const errors = ([] as WriteError[]).concat(e.writeErrors);
   const first = errors.filter((w) => w && typeof w.index === "number").sort((a, b) => a.index - b.index)[0];
   return first ? { index: first.index, code: Number(first.code) } : null;
+}
+
+/**
+ * Documents as stored: the BSON reader turns every object with `$ref` and `$id` keys into a DBRef
+ * instance, which user data (metadata) may hold as a plain object, and the embedded engine hands
+ * back as one. Replaced in place, only where one occurs.
+ */
+function plain<V>(value: V): V {
+  if (value instanceof BSON.DBRef) {
+    return { $ref: value.collection, $id: plain(value.oid), ...(value.db ? { $db: value.db } : {}), ...plain(value.fields) } as V;
+  }
+  if (Array.isArray(value)) {
+    for (let i = 0; i < value.length; i++) value[i] = plain(value[i] as unknown);
+  } else if (value !== null && typeof value === "object" && !(value instanceof Date) && Object.getPrototypeOf(value) === Object.prototype) {
+    for (const [k, v] of Object.entries(value)) if (v !== null && typeof v === "object") (value as Record<string, unknown>)[k] = plain(v);
+  }
+  return value;
+}
+
+/** A document BSON cannot hold (a key with a NUL character) as UnstorableDocumentError, naming it; other errors as they are. */
+function unstorable(e: unknown, docs: Doc[]): unknown {
+  // insertMany's serialization runs inside the bulk write, which wraps what it throws (retry.ts unwrapBulk).
+  const inner: unknown = e instanceof MongoBulkWriteError && e.errorResponse instanceof Error ? e.errorResponse : e;
+  if (!(inner instanceof BSON.BSONError && /must not contain null bytes/.test(inner.message))) return e;
+  const bad = docs.find((d) => hasNulKey(d)) ?? docs[0];
+  return new UnstorableDocumentError(`document ${bad._id} cannot be stored on MongoDB: ${inner.message} (BSON keys cannot hold NUL characters)`, bad._id);
+}
+
+function hasNulKey(value: unknown): boolean {
+  if (Array.isArray(value)) return value.some(hasNulKey);
+  if (value === null || typeof value !== "object" || value instanceof Date) return false;
+  return Object.entries(value).some(([k, v]) => k.includes("\0") || hasNulKey(v));
 }
 
 function translate(e: unknown): unknown {

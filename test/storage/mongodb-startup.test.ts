@@ -4,15 +4,19 @@
 // with the driver's own error classes; test/storage/mongodb-server.test.ts runs the conversion on
 // a real server.
 
+import fs from "node:fs";
 import { MongoServerError, type Collection as DriverCollection, type Db, type Document } from "mongodb";
 import { describe, expect, it } from "vitest";
-import type { Doc } from "../../src/storage/collection.js";
-import { withStartupWork } from "../../src/storage/deadline.js";
+import type { Database, Doc } from "../../src/storage/collection.js";
+import { isStartupWork, withStartupWork } from "../../src/storage/deadline.js";
+import { EmbeddedDatabase } from "../../src/storage/embedded/engine.js";
 import { MongoCollection } from "../../src/storage/mongodb/collection.js";
 import { convertTimeseries, stagingName } from "../../src/storage/mongodb/convert-timeseries.js";
 import { CommandTracker } from "../../src/storage/mongodb/engine.js";
 import { StartupLease } from "../../src/storage/mongodb/lease.js";
 import { withRetry, type RetryPolicy } from "../../src/storage/mongodb/retry.js";
+import { migrateSchema, type Migration } from "../../src/storage/schema.js";
+import { tempDir } from "./engines.js";
 
 const HOUR = 3_600_000;
 const SHORT: RetryPolicy = { attempts: 3, baseDelayMs: 1, maxDelayMs: 2, budgetMs: 200, startupBudgetMs: 60_000 };
@@ -189,6 +193,34 @@ describe("MongoDB start-up work", () => {
     db.colls.set("guard_logs", { type: "timeseries", docs: oldLogs(3) });
     await expect(converting(db, [], () => false)).rejects.toThrow(/lost the start-up lease/);
     expect(db.dropped).toEqual([]);
+  });
+});
+
+describe("schema migrations at start-up", () => {
+  it("run in turn (the engine's start-up lease) and as start-up work, with its own budget", async () => {
+    const dir = tempDir("parapet-migrate-");
+    const embedded = await EmbeddedDatabase.open({ dataDir: dir, ttlSweepIntervalMs: 0 });
+    try {
+      const turns: string[] = [];
+      const db: Database = {
+        engine: "mongodb",
+        collection: (name, options) => embedded.collection(name, options),
+        ping: () => embedded.ping(),
+        close: () => embedded.close(),
+        startupMigration: async (what, fn) => {
+          turns.push(what);
+          return fn();
+        },
+      };
+      let asStartupWork = false;
+      const migration: Migration = { version: 1, name: "test", up: async () => void (asStartupWork = isStartupWork()) };
+      await migrateSchema(db, [migration], { info: () => undefined });
+      expect(turns).toEqual(["schema migrations"]);
+      expect(asStartupWork).toBe(true);
+    } finally {
+      await embedded.close();
+      fs.rmSync(dir, { recursive: true, force: true });
+    }
   });
 });
 

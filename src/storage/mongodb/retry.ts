@@ -69,7 +69,7 @@ const WRITE_CONCERN_FAILED = 64;
  * server answered, otherwise around the driver's own error (network, server selection), which it
  * keeps as `errorResponse` (bulk/common.ts, executeCommands). Classified as that error.
  */
-export function unwrapBulk(e: unknown): unknown {
+function unwrapBulk(e: unknown): unknown {
   if (!(e instanceof MongoBulkWriteError)) return e;
   const writeErrors = ([] as unknown[]).concat(e.writeErrors ?? []);
   return writeErrors.length === 0 && e.errorResponse instanceof MongoError ? e.errorResponse : e;

@@ -267,6 +267,23 @@ describe("MongoDB start-up lease", () => {
     expect(order).toEqual(["a in", "a out", "b in", "b out"]);
   });
 
+  it("serializes one process's calls too, and runs a nested call under the lease it holds", async () => {
+    const { coll, docs } = leaseCollection();
+    const lease = new StartupLease(coll as unknown as ConstructorParameters<typeof StartupLease>[0], "startup", { pollMs: 10 });
+    const order: string[] = [];
+    const step = (name: string) =>
+      lease.run(async () => {
+        order.push(`${name} in`);
+        // A migration opening a collection that needs converting: the same lease, already held.
+        await lease.run(async () => void order.push(`${name} nested`));
+        await sleep(20);
+        order.push(`${name} out`);
+      });
+    await Promise.all([step("a"), step("b")]);
+    expect(order).toEqual(["a in", "a nested", "a out", "b in", "b nested", "b out"]);
+    expect(docs.size).toBe(0);
+  });
+
   it("takes over a lease whose holder died, once it expired", async () => {
     const { coll, docs } = leaseCollection();
     docs.set("startup", { owner: "dead replica", expires_at: new Date(Date.now() + 100) });

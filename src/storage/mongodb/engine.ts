@@ -105,6 +105,8 @@ export function watchSends(client: MongoClient, tracker: CommandTracker): MongoC
 export class MongoDatabase implements Database {
   readonly engine = "mongodb" as const;
   private readonly handles = new Map<string, MongoCollection<Doc>>();
+  /** One per process and database: its calls take turns, and nested ones run under the lease held. */
+  private lease: StartupLease | undefined;
 
   private constructor(
     private readonly client: MongoClient,
@@ -186,11 +188,12 @@ export class MongoDatabase implements Database {
    * later ones find the work done (docs/storage.md#mongodb-start-up-work).
    */
   async startupMigration<R>(what: string, fn: (lease: HeldLease) => Promise<R>): Promise<R> {
-    const lease = new StartupLease(this.startupDb.collection(LEASE_COLLECTION), "startup", {
+    this.lease ??= new StartupLease(this.startupDb.collection(LEASE_COLLECTION), "startup", {
       ...this.options.lease,
-      log: (message) => this.options.onWarning?.(`${message}: ${what}`, null),
+      log: (message) => this.options.onWarning?.(message, null),
     });
-    return withStartupWork(() => lease.run(fn));
+    const lease = this.lease;
+    return withStartupWork(() => lease.run(fn, what));
   }
 
   private async exists(name: string): Promise<boolean> {

@@ -5,6 +5,7 @@
 // a document with an owner and an expiry, renewed while its holder works, so that a replica
 // killed half-way hands over after the expiry instead of blocking start-up for ever.
 
+import { AsyncLocalStorage } from "node:async_hooks";
 import { randomUUID } from "node:crypto";
 import { MongoServerError, type Collection as DriverCollection, type Document } from "mongodb";
 
@@ -35,6 +36,8 @@ export class StartupLease {
   private readonly ttlMs: number;
   private readonly pollMs: number;
   private readonly now: () => number;
+  private readonly inside = new AsyncLocalStorage<HeldLease>();
+  private queue: Promise<void> = Promise.resolve();
 
   constructor(
     private readonly coll: DriverCollection<LeaseDoc>,
@@ -46,11 +49,26 @@ export class StartupLease {
     this.now = options.now ?? Date.now;
   }
 
-  /** Runs `fn` holding the lease, waiting for another holder to finish or to expire. */
-  async run<R>(fn: (lease: HeldLease) => Promise<R>): Promise<R> {
+  /**
+   * Runs `fn` holding the lease, waiting for another holder to finish or to expire. Calls of one
+   * process take turns too, and a call made inside `fn` (a migration opening a collection that
+   * needs converting) runs at once under the lease already held instead of waiting for itself.
+   */
+  async run<R>(fn: (lease: HeldLease) => Promise<R>, what = "start-up migration"): Promise<R> {
+    const current = this.inside.getStore();
+    if (current) return fn(current);
+    const turn = this.queue.then(() => this.holding(fn, what));
+    this.queue = turn.then(
+      () => undefined,
+      () => undefined,
+    );
+    return turn;
+  }
+
+  private async holding<R>(fn: (lease: HeldLease) => Promise<R>, what: string): Promise<R> {
     let announced = false;
     while (!(await this.tryAcquire())) {
-      if (!announced) this.options.log?.(`waiting for another replica's start-up migration (lease ${this.id})`);
+      if (!announced) this.options.log?.(`waiting for another replica's start-up migration (lease ${this.id}): ${what}`);
       announced = true;
       await new Promise((r) => setTimeout(r, this.pollMs));
     }
@@ -62,8 +80,9 @@ export class StartupLease {
       );
     }, this.ttlMs / 3);
     timer.unref();
+    const lease: HeldLease = { held: () => held };
     try {
-      return await fn({ held: () => held });
+      return await this.inside.run(lease, () => fn(lease));
     } finally {
       clearInterval(timer);
       await this.coll.deleteOne({ _id: this.id, owner: this.owner }).catch(() => undefined);

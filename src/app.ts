@@ -22,7 +22,7 @@ import { authInterceptor } from "./api/interceptors/auth.js";
 import { errorInterceptor } from "./api/interceptors/errors.js";
 import { timeoutInterceptor } from "./api/interceptors/timeout.js";
 import { validationInterceptor, type CrossFieldRules, type FieldViolation } from "./api/interceptors/validation.js";
-import { bootstrap } from "./auth/bootstrap.js";
+import { bootstrapInTurn } from "./auth/bootstrap.js";
 import { openRequestLimits } from "./auth/request-limits.js";
 import type { Config } from "./config.js";
 import { customGuardrailService } from "./custom-guardrails/service.js";
@@ -286,7 +286,7 @@ export async function startApp(config: Config, log: Logger = createLogger(config
     // The model thread stops after the workers that use it.
     closers.push(() => releaseDetectors(detectorOptions));
     const keys = { keysFile: config.bootstrapKeysFile, platformKey: config.bootstrapPlatformKey, screeningKey: config.bootstrapScreeningKey };
-    await bootstrap(repos.orgs, repos.keys, keys, log);
+    await bootstrapInTurn(db, repos.orgs, repos.keys, keys, log);
 
     const metrics = new Metrics();
     closers.push(watchModelThread(probes, metrics, log));

@@ -14,7 +14,7 @@
 // period (longer than any start takes) generates them.
 import { chmod, mkdir, writeFile } from "node:fs/promises";
 import path from "node:path";
-import { DuplicateKeyError } from "../storage/collection.js";
+import { DuplicateKeyError, type Database } from "../storage/collection.js";
 import type { Logger } from "../observability/logger.js";
 import type { ApiKeys, KeyKind } from "./api-keys-repository.js";
 import { DEFAULT_ORG_ID, type Organizations } from "./organizations-repository.js";
@@ -30,6 +30,16 @@ export interface BootstrapOptions {
 
 /** A default organization this old that never had a key was left by a start that died midway. */
 export const ABANDONED_AFTER_MS = 60_000;
+
+/**
+ * bootstrap, with no other process of the store bootstrapping at the same time (a lease on
+ * MongoDB): two replicas that both find the default organization without keys (a start that
+ * died midway) would otherwise both generate and print keys.
+ */
+export function bootstrapInTurn(db: Database, orgs: Organizations, keys: ApiKeys, options: BootstrapOptions, log: Logger): Promise<void> {
+  const run = () => bootstrap(orgs, keys, options, log);
+  return db.startupMigration ? db.startupMigration("bootstrap keys", run) : run();
+}
 
 export async function bootstrap(orgs: Organizations, keys: ApiKeys, options: BootstrapOptions, log: Logger): Promise<void> {
   const created = (await orgs.count()) === 0 && (await orgs.createIfAbsent("Default organization", DEFAULT_ORG_ID));

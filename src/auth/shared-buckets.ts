@@ -61,12 +61,11 @@ export class SharedBuckets {
       if (tryRestart) {
         // A full bucket (no document, or one whose time has passed) starts again from now. The
         // upsert meets the existing _id when the bucket is in use: a duplicate, not an error.
+        // updateOne, not findOneAndUpdate: its retry after a lost reply can recognize its own
+        // restart (the storage engine looks for the values set), where a re-send would meet the
+        // restarted bucket as "in use" and take the tokens a second time.
         try {
-          await this.buckets.findOneAndUpdate(
-            { _id: id, tat: { $lt: now } },
-            { $set: { tat: now + n * interval, expires_at: new Date(now + n * interval) } },
-            { upsert: true },
-          );
+          await this.buckets.updateOne({ _id: id, tat: { $lt: now } }, { $set: { tat: now + n * interval, expires_at: new Date(now + n * interval) } }, { upsert: true });
           return { granted: n, retryAfterMs: 0 };
         } catch (e) {
           if (!(e instanceof DuplicateKeyError)) throw e;

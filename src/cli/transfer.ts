@@ -8,7 +8,11 @@ import { UsageError } from "./usage.js";
 function printSummary(summary: TransferSummary): void {
   for (const c of summary.collections) {
     process.stdout.write(`${c.name}\t${c.documents} documents${c.skipped ? `\t${c.skipped} already present` : ""}\n`);
+    for (const r of c.refused ?? []) process.stderr.write(`${c.name}\tnot copied: ${r.reason}\n`);
   }
+  // Everything else was copied; the command still fails, so that a script does not take it for complete.
+  const refused = summary.collections.reduce((n, c) => n + (c.refused?.length ?? 0), 0);
+  if (refused > 0) throw new Error(`${refused} document(s) could not be stored on the target (listed above); everything else was copied`);
 }
 
 export async function transfer(command: "export" | "import" | "migrate", args: string[]): Promise<void> {

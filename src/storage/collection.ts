@@ -92,6 +92,11 @@ export interface Database {
   collection<T extends Doc = Doc>(name: string, options?: CollectionOptions): Promise<Collection<T>>;
   /** Resolves when storage is reachable; rejects otherwise (used by /readyz). */
   ping(): Promise<void>;
+  /**
+   * Runs a start-up migration with no other process of this store running one (MongoDB: a lease
+   * document; the embedded engine has one process per store and runs `fn` as it is).
+   */
+  startupMigration?<R>(what: string, fn: () => Promise<R>): Promise<R>;
   /** Flushes pending writes and releases files, locks and connections. */
   close(): Promise<void>;
 }
@@ -132,6 +137,20 @@ export class DuplicateKeyError extends Error {
  * a failed write (restart the process), or MongoDB stayed unreachable through
  * every retry. Servers map it to 503 and readiness to "not ready".
  */
+/**
+ * The engine cannot store this document as it is (MongoDB: a key holding a NUL character, which
+ * BSON keys cannot). Nothing of the call was written; `documentId` names the document.
+ */
+export class UnstorableDocumentError extends Error {
+  constructor(
+    message: string,
+    readonly documentId: string,
+  ) {
+    super(message);
+    this.name = "UnstorableDocumentError";
+  }
+}
+
 export class StorageUnavailableError extends Error {
   /** Seconds a client should wait before trying again (the API's Retry-After). */
   readonly retryAfterSeconds: number;

@@ -11,6 +11,7 @@
 import { AsyncLocalStorage } from "node:async_hooks";
 
 const current = new AsyncLocalStorage<number>();
+const startup = new AsyncLocalStorage<true>();
 
 /** Runs `fn` with storage calls bounded by `at` (epoch ms); an enclosing, sooner deadline still applies. */
 export function withStorageDeadline<R>(at: number, fn: () => R): R {
@@ -26,4 +27,18 @@ export function withoutStorageDeadline<R>(fn: () => R): R {
 /** Epoch ms after which no storage attempt of the current call may start, when it runs on behalf of a request. */
 export function storageDeadline(): number | undefined {
   return current.getStore();
+}
+
+/**
+ * Runs `fn` as start-up work (migrations, collection conversions, index builds on existing data):
+ * its storage calls are not held to the per-call retry budget made for requests, since a step may
+ * take as long as the data it goes through (docs/storage.md#mongodb-start-up-work).
+ */
+export function withStartupWork<R>(fn: () => R): R {
+  return current.exit(() => startup.run(true, fn));
+}
+
+/** Whether the current storage call is start-up work (withStartupWork) rather than a request's. */
+export function isStartupWork(): boolean {
+  return startup.getStore() === true;
 }

@@ -1,12 +1,15 @@
 // The stored schema's version and the migrations that move a store forward
 // (docs/storage.md#schema-and-migrations). Engine-neutral: migrations use the port only.
 //
-// Several replicas may start on one MongoDB database at once, and nothing here
-// takes a lock: every migration is idempotent, so two processes running the
-// same one both finish with the same data, and recording a version that another
-// process recorded first (the upsert meets its _id) counts as done.
+// Several replicas may start on one MongoDB database at once: they take turns
+// (Database.startupMigration, a lease on MongoDB), and each reads the version
+// once it has its turn. Every migration stays idempotent besides, so one killed
+// half-way (or whose lease expired) is finished by the next, and recording a
+// version that another process recorded first (the upsert meets its _id) counts
+// as done. Migrations run as start-up work (deadline.ts): their own budget.
 
 import { DuplicateKeyError, type Database, type Doc } from "./collection.js";
+import { withStartupWork } from "./deadline.js";
 
 export interface Migration {
   /** The schema version the store has once this migration ran; versions are 1, 2, 3, ... in order. */
@@ -44,6 +47,11 @@ export async function schemaVersion(db: Database): Promise<number> {
 
 /** Runs the migrations the store has not had yet, in order, recording each version as it completes. */
 export async function migrateSchema(db: Database, migrations: readonly Migration[], log: MigrationLog): Promise<MigrationReport> {
+  const run = () => withStartupWork(() => migrateInTurn(db, migrations, log));
+  return db.startupMigration ? db.startupMigration("schema migrations", run) : run();
+}
+
+async function migrateInTurn(db: Database, migrations: readonly Migration[], log: MigrationLog): Promise<MigrationReport> {
   migrations.forEach((m, i) => {
     if (m.version !== i + 1) throw new Error(`migration ${m.name} has version ${m.version}, expected ${i + 1} (internal error)`);
   });

@@ -18,7 +18,7 @@ import fs from "node:fs";
 import readline from "node:readline";
 import { once } from "node:events";
 import { BSON } from "mongodb";
-import { DuplicateKeyError, type CollectionOptions, type Database, type Doc, type IndexSpec } from "./collection.js";
+import { DuplicateKeyError, UnstorableDocumentError, type CollectionOptions, type Database, type Doc, type IndexSpec } from "./collection.js";
 import { EmbeddedDatabase } from "./embedded/engine.js";
 import { FILE_MODE } from "./embedded/files.js";
 import { decodeValue, encodeValue } from "./export-format.js";
@@ -34,6 +34,8 @@ export interface CollectionSummary {
   documents: number;
   /** Documents already present in the target (a re-run after an interruption). */
   skipped: number;
+  /** Documents the target cannot store (MongoDB: a key with a NUL character), with why; the rest went on. */
+  refused?: { id: string; reason: string }[];
 }
 
 export interface TransferSummary {
@@ -187,13 +189,18 @@ class CollectionSink {
       await this.coll.insertMany(docs);
       this.summary.documents += docs.length;
     } catch (e) {
-      if (!(e instanceof DuplicateKeyError)) throw e;
-      // Part of this batch is already there (an interrupted earlier run): go one by one.
+      if (!(e instanceof DuplicateKeyError || e instanceof UnstorableDocumentError)) throw e;
+      // Part of this batch is already there (an interrupted earlier run), or one document cannot be
+      // stored on the target: go one by one, and report the ones refused instead of stopping there.
       for (const d of docs) {
         try {
           await this.coll.insertOne(d);
           this.summary.documents++;
         } catch (err) {
+          if (err instanceof UnstorableDocumentError) {
+            (this.summary.refused ??= []).push({ id: d._id, reason: err.message });
+            continue;
+          }
           if (!(err instanceof DuplicateKeyError)) throw err;
           this.summary.skipped++;
         }

@@ -10,12 +10,28 @@
 // withRetry, CommandTracker) is the production code, unchanged. With MONGODB_URI
 // set, test/storage/mongodb-server.test.ts runs the same engine on a real server.
 
-import { MongoBulkWriteError, MongoNetworkError, MongoServerError, MongoServerSelectionError, type Collection as DriverCollection, type Document } from "mongodb";
+import {
+  BSON,
+  MongoBulkWriteError,
+  MongoError,
+  MongoNetworkError,
+  MongoServerError,
+  MongoServerSelectionError,
+  type Collection as DriverCollection,
+  type Document,
+} from "mongodb";
+import fs from "node:fs";
+import path from "node:path";
 import { describe, expect, it } from "vitest";
-import { DuplicateKeyError, type Doc } from "../../src/storage/collection.js";
+import { SharedBuckets } from "../../src/auth/shared-buckets.js";
+import { DuplicateKeyError, UnstorableDocumentError, type Database, type Doc } from "../../src/storage/collection.js";
+import { EmbeddedDatabase } from "../../src/storage/embedded/engine.js";
+import { exportDataDir, importInto } from "../../src/storage/transfer.js";
+import { tempDir } from "./engines.js";
 import { MongoCollection } from "../../src/storage/mongodb/collection.js";
 import { CommandTracker } from "../../src/storage/mongodb/engine.js";
 import { MongoUnavailableError, type RetryPolicy } from "../../src/storage/mongodb/retry.js";
+import { bulkDuplicate, bulkWrapped } from "./fixtures/driver-errors.js";
 
 type Fault =
   /** No server selectable: nothing sent. */
@@ -24,10 +40,17 @@ type Fault =
   | "lost-reply"
   /** Sent and applied; the driver's own retry then found no primary (the issue's case). */
   | "reselect-after-send"
+  /** Sent, and the connection dropped before the server applied it; `meanwhile` then runs (another process). */
+  | "sent-not-applied"
   /** insertMany: the first `n` documents applied, then the connection dropped. */
   | { midBatch: number };
 
 const FAST: RetryPolicy = { attempts: 6, baseDelayMs: 1, maxDelayMs: 2, budgetMs: 5_000 };
+
+/** A document as the driver reads it: through BSON, which turns {$ref, $id} objects into DBRef. */
+function fromServer(doc: Doc): Doc {
+  return BSON.deserialize(BSON.serialize(doc)) as Doc;
+}
 
 class FaultyCollection {
   readonly docs = new Map<string, Doc>();
@@ -37,6 +60,8 @@ class FaultyCollection {
   readonly indexes: { name: string; key: Record<string, number>; expireAfterSeconds?: number; unique?: boolean }[] = [{ name: "_id_", key: { _id: 1 } }];
   readonly commands: Document[] = [];
   collectionName = "faulty";
+  /** What another process does while a "sent-not-applied" attempt is lost. */
+  meanwhile: () => void = () => undefined;
 
   constructor(private readonly tracker: CommandTracker) {}
 
@@ -50,6 +75,10 @@ class FaultyCollection {
     const fault = this.faults.shift();
     if (fault === "before-send") throw new MongoServerSelectionError("Server selection timed out after 5000 ms", { type: "Unknown", servers: new Map() } as never);
     this.send(name, comment);
+    if (fault === "sent-not-applied") {
+      this.meanwhile();
+      throw new MongoNetworkError("connection 4 to 10.0.0.1:27017 closed");
+    }
     const result = apply();
     if (fault === "lost-reply") throw new MongoNetworkError("connection 3 to 10.0.0.1:27017 closed");
     if (fault === "reselect-after-send")
@@ -63,38 +92,72 @@ class FaultyCollection {
     this.docs.set(doc._id, structuredClone(doc));
   }
 
-  insertOne(doc: Doc, options: { comment?: string }) {
+  async insertOne(doc: Doc, options: { comment?: string }) {
+    // The driver serializes the command before it selects a connection: a key BSON cannot hold fails here.
+    BSON.serialize(doc);
     return this.call("insert", options.comment, () => {
       this.insertDoc(doc);
       return { acknowledged: true, insertedId: doc._id };
     });
   }
 
+  /** Driver 6.22 runs insertMany as a bulk write: every failure surfaces as a MongoBulkWriteError. */
   async insertMany(docs: Doc[], options: { comment?: string }) {
+    try {
+      for (const d of docs) BSON.serialize(d);
+    } catch (e) {
+      throw bulkWrapped(e as BSON.BSONError, 0); // serialized inside the bulk write, which wraps the error
+    }
     const fault = this.faults[0];
     if (typeof fault === "object") {
       this.faults.shift();
       this.send("insert", options.comment);
       for (const d of docs.slice(0, fault.midBatch)) this.insertDoc(d);
-      throw new MongoNetworkError("connection closed in the middle of a batch");
+      throw bulkWrapped(new MongoNetworkError("connection closed in the middle of a batch"), 0);
     }
-    return this.call("insert", options.comment, () => {
-      // Ordered: stop at the first failure; what came before stays inserted.
-      for (let i = 0; i < docs.length; i++) {
-        if (this.docs.has(docs[i]._id)) {
-          throw new MongoBulkWriteError(
-            { message: "E11000 duplicate key error", code: 11000, writeErrors: [{ index: i, code: 11000, errmsg: "E11000" }] } as never,
-            { insertedCount: i } as never,
-          );
+    let inserted = 0;
+    try {
+      return await this.call("insert", options.comment, () => {
+        // Ordered: stop at the first failure; what came before stays inserted.
+        for (let i = 0; i < docs.length; i++) {
+          if (this.docs.has(docs[i]._id)) throw bulkDuplicate(i, docs[i]._id);
+          this.insertDoc(docs[i]);
+          inserted++;
         }
-        this.insertDoc(docs[i]);
+        return { acknowledged: true, insertedCount: docs.length };
+      });
+    } catch (e) {
+      if (e instanceof MongoBulkWriteError || !(e instanceof MongoError)) throw e;
+      throw bulkWrapped(e, inserted);
+    }
+  }
+
+  /** Top-level equality, as the filters under test use (null matches a missing field). */
+  private matches(doc: Doc | undefined, filter: Document): doc is Doc {
+    if (!doc) return false;
+    return Object.entries(filter).every(([k, v]) => {
+      if (v === null) return doc[k] == null;
+      if (v instanceof Date) return doc[k] instanceof Date && doc[k].getTime() === v.getTime();
+      if (typeof v === "object" && !Array.isArray(v)) {
+        const x = doc[k] as number;
+        const { $lt, $lte, $gte } = v as { $lt?: number; $lte?: number; $gte?: number };
+        return x !== undefined && ($lt === undefined || x < $lt) && ($lte === undefined || x <= $lte) && ($gte === undefined || x >= $gte);
       }
-      return { acknowledged: true, insertedCount: docs.length };
+      return doc[k] === v;
     });
   }
 
+  async findOne(filter: Document) {
+    const found = [...this.docs.values()].find((d) => this.matches(d, filter));
+    return found ? fromServer(found) : null;
+  }
+
   private applyUpdate(filter: Document, update: Document, upsert: boolean | undefined): { matched: number; upserted: string | null; doc: Doc | null } {
-    const existing = this.docs.get(filter._id as string);
+    const byId = this.docs.get(filter._id as string);
+    const existing = this.matches(byId, filter) ? byId : undefined;
+    if (byId && !existing && upsert) {
+      throw new MongoServerError({ message: `E11000 duplicate key error collection: t.faulty index: _id_ dup key: { _id: "${byId._id}" }`, code: 11000 });
+    }
     if (!existing && !upsert) return { matched: 0, upserted: null, doc: null };
     const doc: Doc = existing ?? { _id: filter._id as string, ...((update.$setOnInsert ?? {}) as Record<string, unknown>) };
     const matched = existing ? 1 : 0;
@@ -118,7 +181,7 @@ class FaultyCollection {
 
   find(filter: Document) {
     const ids = (filter._id as { $in?: string[] }).$in ?? [];
-    return { toArray: async () => ids.filter((id) => this.docs.has(id)).map((id) => ({ _id: id })) };
+    return { toArray: async () => ids.filter((id) => this.docs.has(id)).map((id) => fromServer(this.docs.get(id)!)) };
   }
 
   listIndexes() {
@@ -215,6 +278,106 @@ describe("MongoDB retries under injected faults", () => {
     expect(fake.sends).toEqual(["update", "update"]);
   });
 
+  it("reports a conditional $set whose reply was lost as applied, not as 'nothing matched' (a revoke)", async () => {
+    const { fake, coll } = setup();
+    fake.docs.set("k1", { _id: "k1", org_id: "o", revoked_at: null });
+    fake.faults.push("lost-reply");
+    const at = new Date();
+    const revoked = await coll.findOneAndUpdate({ _id: "k1", org_id: "o", revoked_at: null }, { $set: { revoked_at: at } }, { returnDocument: "after" });
+    expect(revoked).toEqual({ _id: "k1", org_id: "o", revoked_at: at });
+    // The retry looked, found its own change, and sent nothing more.
+    expect(fake.sends).toEqual(["findAndModify"]);
+
+    fake.docs.set("v", { _id: "v", version: 1 });
+    fake.faults.push("reselect-after-send");
+    const r = await coll.updateOne({ _id: "v", version: 1 }, { $set: { version: 2 } });
+    expect(r.matchedCount).toBe(1);
+    expect(fake.docs.get("v")?.version).toBe(2);
+  });
+
+  it("counts a re-sent conditional $set that landed late as its own, and never re-sends one that returns the document before", async () => {
+    const { fake, coll } = setup();
+    fake.docs.set("k1", { _id: "k1", revoked_at: null });
+    // The first attempt applied, its reply lost; it becomes visible only after the retry looked.
+    fake.faults.push("lost-reply");
+    const at = new Date();
+    const realFindOne = fake.findOne.bind(fake);
+    let looks = 0;
+    const applied = structuredClone(fake.docs.get("k1"));
+    fake.findOne = async (filter: Document) => {
+      if (looks++ === 0) {
+        const now = fake.docs.get("k1")!;
+        fake.docs.set("k1", applied!); // not yet visible to the first look
+        const r = await realFindOne(filter);
+        fake.docs.set("k1", now);
+        return r;
+      }
+      return realFindOne(filter);
+    };
+    const r = await coll.updateOne({ _id: "k1", revoked_at: null }, { $set: { revoked_at: at } });
+    expect(r.matchedCount).toBe(1);
+    expect(fake.sends).toEqual(["update", "update"]);
+
+    fake.docs.set("k2", { _id: "k2", revoked_at: null });
+    fake.faults.push("lost-reply");
+    const e = await coll.findOneAndUpdate({ _id: "k2", revoked_at: null }, { $set: { revoked_at: at } }).catch((err: unknown) => err);
+    expect((e as MongoUnavailableError).outcome).toBe("unknown");
+    expect(fake.sends).toEqual(["update", "update", "findAndModify"]);
+  });
+
+  it("restarts a shared rate-limit bucket once when the reply of its upsert is lost: its tokens are taken once", async () => {
+    const { fake, coll } = setup();
+    const buckets = await SharedBuckets.open({ collection: async () => coll } as unknown as Database);
+    const now = Date.now();
+    fake.faults.push("lost-reply");
+    expect(await buckets.take("req:k", 5, { burst: 10, perSecond: 10 }, now)).toEqual({ granted: 5, retryAfterMs: 0 });
+    // 5 tokens at 100 ms each: the bucket is full again 500 ms from now, not 1,000 (taken twice).
+    expect(fake.docs.get("req:k")?.tat).toBe(now + 500);
+  });
+
+  it("reads back a stored {$ref, $id} object as the plain object it was, not a DBRef", async () => {
+    const { fake, coll } = setup();
+    const doc = { _id: "p1", metadata: { link: { $ref: "tickets", $id: 7, note: "x" }, list: [{ $ref: "a", $id: "b" }] } };
+    fake.docs.set("p1", structuredClone(doc));
+    const read = await coll.findOne({ _id: "p1" });
+    expect(read).toEqual(doc);
+    expect(Object.getPrototypeOf((read!.metadata as { link: object }).link)).toBe(Object.prototype);
+    // A retried insert of such a document recognizes it as its own.
+    fake.faults.push("lost-reply");
+    await coll.insertOne({ ...doc, _id: "p2" });
+    expect(fake.sends).toEqual(["insert"]);
+  });
+
+  it("refuses a document with a NUL in a key by name, and an import copies everything else", async () => {
+    const { coll } = setup();
+    const bad = { _id: "bad", metadata: { "a\u0000b": 1 } };
+    const e = await coll.insertMany([{ _id: "ok" }, bad, { _id: "ok2" }]).catch((err: unknown) => err);
+    expect(e).toBeInstanceOf(UnstorableDocumentError);
+    expect((e as UnstorableDocumentError).documentId).toBe("bad");
+
+    // The embedded engine holds such a key; export, then import into the MongoDB engine.
+    const dir = tempDir("parapet-nul-");
+    try {
+      const source = await EmbeddedDatabase.open({ dataDir: path.join(dir, "data"), ttlSweepIntervalMs: 0 });
+      const projects = await source.collection("projects");
+      await projects.insertMany([
+        { _id: "p1", name: "a" },
+        { _id: "p2", metadata: { "a\u0000b": 1 } },
+        { _id: "p3", name: "c" },
+      ]);
+      await source.close();
+      const file = path.join(dir, "export.ndjson");
+      await exportDataDir(path.join(dir, "data"), file);
+      const target = setup();
+      const summary = await importInto({ collection: async () => target.coll } as unknown as Database, file);
+      const projectsSummary = summary.collections.find((c) => c.name === "projects");
+      expect(projectsSummary).toMatchObject({ documents: 2, refused: [{ id: "p2", reason: expect.stringMatching(/NUL/) as unknown }] });
+      expect([...target.fake.docs.keys()].sort()).toEqual(["p1", "p3"]);
+    } finally {
+      fs.rmSync(dir, { recursive: true, force: true });
+    }
+  });
+
   it("stores a log once when the reply of its insert is lost", async () => {
     const { fake, coll } = setup({ events: true });
     fake.faults.push("lost-reply");
@@ -230,6 +393,23 @@ describe("MongoDB retries under injected faults", () => {
     await coll.insertOne({ _id: "a", x: 1 });
     expect(fake.docs.size).toBe(1);
     await expect(coll.insertOne({ _id: "a", x: 2 })).rejects.toBeInstanceOf(DuplicateKeyError);
+  });
+
+  it("does not take another process's document under the same _id for its own lost insert", async () => {
+    // Two replicas bootstrapping: each tries to create the default organization; only one may
+    // believe it did (and print the bootstrap keys).
+    const { fake, coll } = setup();
+    fake.faults.push("sent-not-applied");
+    const theirs = { _id: "org-default", name: "Default organization", created_at: new Date(Date.now() - 5) };
+    fake.meanwhile = () => fake.docs.set(theirs._id, structuredClone(theirs));
+    const e = await coll.insertOne({ _id: "org-default", name: "Default organization", created_at: new Date() }).catch((err: unknown) => err);
+    expect(e).toBeInstanceOf(DuplicateKeyError);
+    expect(fake.docs.get("org-default")).toEqual(theirs);
+    // The same when the retry's look comes after the other insert: the look finds a document, but not this one.
+    fake.docs.clear();
+    fake.faults.push("sent-not-applied");
+    const e2 = await coll.insertMany([{ _id: "org-default", name: "Default organization", created_at: new Date() }]).catch((err: unknown) => err);
+    expect(e2).toBeInstanceOf(DuplicateKeyError);
   });
 
   it("resumes an ordered insertMany that stopped mid-batch: none twice, none dropped", async () => {
@@ -250,12 +430,22 @@ describe("MongoDB retries under injected faults", () => {
     fake.find = (filter: Document) => ({
       toArray: async () => {
         const found = await realFind(filter).toArray();
-        fake.docs.set("log-0004", log(4));
+        fake.docs.set("log-0004", structuredClone(batch[4])); // the same document, still in flight
         return found;
       },
     });
     await coll.insertMany(batch);
     expect([...fake.docs.keys()].sort()).toEqual(batch.map((d) => d._id));
+  });
+
+  it("resumes an insertMany whose batch the driver wrapped: selection failed before sending, then a lost reply", async () => {
+    const { fake, coll } = setup({ events: true });
+    const batch = Array.from({ length: 50 }, (_, i) => log(i));
+    fake.faults.push("before-send", "reselect-after-send");
+    await coll.insertMany(batch);
+    expect([...fake.docs.keys()].sort()).toEqual(batch.map((d) => d._id));
+    // One send: applied, its reply lost; the next attempt looked first and found every document.
+    expect(fake.sends).toEqual(["insert"]);
   });
 
   it("reports a genuine duplicate in a first batch after inserting what came before it", async () => {

@@ -6,7 +6,12 @@
 
 import { MongoClient, type Document } from "mongodb";
 import { describe, expect, it } from "vitest";
+import { ApiKeys } from "../../src/auth/api-keys-repository.js";
+import { ABANDONED_AFTER_MS, bootstrapInTurn } from "../../src/auth/bootstrap.js";
+import { DEFAULT_ORG_ID, Organizations } from "../../src/auth/organizations-repository.js";
+import { createLogger } from "../../src/observability/logger.js";
 import type { Database } from "../../src/storage/collection.js";
+import { MongoDatabase } from "../../src/storage/mongodb/engine.js";
 import { mongodb, uriWithDatabase } from "./engines.js";
 
 const uri = process.env.MONGODB_URI;
@@ -104,6 +109,67 @@ describe.skipIf(!uri)("MongoDB engine on a server (MONGODB_URI)", () => {
       expect(await logs.countDocuments({})).toBe(50);
       // A regular collection now: _id is unique, so a retried insert cannot store an event twice.
       await expect(raw.collection("guard_logs").insertOne({ _id: "e1" } as never)).rejects.toThrow(/E11000/);
+    });
+  });
+
+  it("converts with two replicas starting at once: they take turns, and no event is lost or doubled", async () => {
+    await withDb(async (_db, { client, name }) => {
+      const raw = client.db(name);
+      await raw.createCollection("guard_logs", { timeseries: { timeField: "timestamp", metaField: "meta" }, expireAfterSeconds: YEAR });
+      const now = Date.now();
+      const events = Array.from({ length: 20_000 }, (_, i) => ({ _id: `e${i}`, timestamp: new Date(now - i * 60_000), meta: { org_id: "o" } }));
+      await raw.collection("guard_logs").insertMany(events as never);
+      const replicas = await Promise.all([0, 1].map(() => MongoDatabase.connect(uriWithDatabase(uri!, name), { lease: { pollMs: 50 } })));
+      try {
+        const opened = await Promise.all(replicas.map((r) => r.collection("guard_logs", EVENTS)));
+        const [info] = await raw.listCollections({ name: "guard_logs" }).toArray();
+        expect(info.type).toBe("collection");
+        expect(await opened[0].countDocuments({})).toBe(20_000);
+        expect(await raw.listCollections({ name: "guard_logs__regular" }).toArray()).toEqual([]);
+      } finally {
+        await Promise.all(replicas.map((r) => r.close()));
+      }
+    });
+  });
+
+  it("sees its own writes reach the wire: connect wires command monitoring to the send tracker", async () => {
+    await withDb(async (_db, { name }) => {
+      const db = await MongoDatabase.connect(uriWithDatabase(uri!, name));
+      try {
+        const tracker = (db as unknown as { tracker: { started: (e: unknown) => void } }).tracker;
+        const seen: unknown[] = [];
+        const started = tracker.started.bind(tracker);
+        tracker.started = (e) => (seen.push(e), started(e));
+        const coll = await db.collection("monitored");
+        await coll.insertOne({ _id: "a" });
+        expect(seen.length).toBeGreaterThan(0);
+      } finally {
+        await db.close();
+      }
+    });
+  });
+
+  it("bootstraps once when two replicas find a default organization left without keys", async () => {
+    await withDb(async (_db, { client, name }) => {
+      // A start that died between the organization and its keys, long enough ago to be finished by the next.
+      await client
+        .db(name)
+        .collection("organizations")
+        .insertOne({ _id: DEFAULT_ORG_ID, name: "Default organization", created_at: new Date(Date.now() - 2 * ABANDONED_AFTER_MS) } as never);
+      const shown: string[] = [];
+      const terminal = { write: (text: string) => shown.push(text) };
+      const replicas = await Promise.all([0, 1].map(() => MongoDatabase.connect(uriWithDatabase(uri!, name), { lease: { pollMs: 50 } })));
+      try {
+        await Promise.all(
+          replicas.map(async (db) => {
+            const [orgs, keys] = [await Organizations.open(db), await ApiKeys.open(db)];
+            await bootstrapInTurn(db, orgs, keys, { terminal }, createLogger("silent"));
+          }),
+        );
+        expect(shown.filter((s) => s.includes("shown once"))).toHaveLength(1);
+      } finally {
+        await Promise.all(replicas.map((r) => r.close()));
+      }
     });
   });
 });

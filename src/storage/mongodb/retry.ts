@@ -18,9 +18,9 @@
 // answers 503 before its own timeout would answer 504, and no attempt of a
 // request that has already been answered starts (docs/storage.md#mongodb-deadlines).
 
-import { MongoError, MongoNetworkError, MongoServerSelectionError } from "mongodb";
+import { MongoBulkWriteError, MongoError, MongoNetworkError, MongoServerError, MongoServerSelectionError, MongoWriteConcernError } from "mongodb";
 import { StorageUnavailableError } from "../collection.js";
-import { storageDeadline } from "../deadline.js";
+import { isStartupWork, storageDeadline } from "../deadline.js";
 
 export interface RetryPolicy {
   /** Attempts in all, the first included. */
@@ -34,9 +34,20 @@ export interface RetryPolicy {
    * election or a restart keeps MongoDB away.
    */
   budgetMs: number;
+  /**
+   * Time for one call made as start-up work (../deadline.ts withStartupWork): a conversion
+   * window, an index build on existing data, a migration step, each as long as its data needs.
+   */
+  startupBudgetMs?: number;
 }
 
-export const DEFAULT_RETRY: RetryPolicy = { attempts: 6, baseDelayMs: 100, maxDelayMs: 2_000, budgetMs: 10_000 };
+export const DEFAULT_RETRY: RetryPolicy = { attempts: 6, baseDelayMs: 100, maxDelayMs: 2_000, budgetMs: 20_000, startupBudgetMs: 4 * 3_600_000 };
+
+/** The policy a call runs under: start-up work gets its own, longer budget (docs/storage.md#mongodb-start-up-work). */
+function effectivePolicy(policy: RetryPolicy): RetryPolicy {
+  if (!isStartupWork()) return policy;
+  return { ...policy, budgetMs: Math.max(policy.budgetMs, policy.startupBudgetMs ?? DEFAULT_RETRY.startupBudgetMs ?? policy.budgetMs) };
+}
 
 /**
  * Time kept back from a request's deadline: the storage error must travel back through the
@@ -47,7 +58,32 @@ export const DEADLINE_MARGIN_MS = 50;
 /** Server error codes that mean "try again": elections, shutdowns, network trouble between servers. */
 const TRANSIENT_CODES = new Set([6, 7, 89, 91, 189, 262, 9001, 10107, 11600, 11602, 13435, 13436, 63, 150, 134]);
 
-export function isTransient(e: unknown): boolean {
+/** Server code of work stopped at its maxTimeMS (the call's deadline). */
+const MAX_TIME_MS_EXPIRED = 50;
+/** Server code of a write concern not satisfied within its wtimeout. */
+const WRITE_CONCERN_FAILED = 64;
+
+/**
+ * The driver error behind a MongoBulkWriteError. Driver 6.22 runs insertMany as a bulk write and
+ * wraps any failure of a batch in MongoBulkWriteError: with per-document `writeErrors` when the
+ * server answered, otherwise around the driver's own error (network, server selection), which it
+ * keeps as `errorResponse` (bulk/common.ts, executeCommands). Classified as that error.
+ */
+function unwrapBulk(e: unknown): unknown {
+  if (!(e instanceof MongoBulkWriteError)) return e;
+  const writeErrors = ([] as unknown[]).concat(e.writeErrors ?? []);
+  return writeErrors.length === 0 && e.errorResponse instanceof MongoError ? e.errorResponse : e;
+}
+
+/** A write the server applied, perhaps, but did not have acknowledged by enough members in time. */
+function isWriteConcernTimeout(e: unknown): boolean {
+  if (e instanceof MongoWriteConcernError) return true;
+  if (e instanceof MongoBulkWriteError && e.err) return true;
+  return e instanceof MongoServerError && e.code === WRITE_CONCERN_FAILED;
+}
+
+export function isTransient(error: unknown): boolean {
+  const e = unwrapBulk(error);
   if (e instanceof MongoServerSelectionError || e instanceof MongoNetworkError) return true;
   if (!(e instanceof MongoError)) return false;
   if (e.hasErrorLabel("RetryableWriteError") || e.hasErrorLabel("TransientTransactionError") || e.hasErrorLabel("ResetPool")) {
@@ -81,6 +117,8 @@ export interface Attempt {
 export interface RetryOptions {
   /** Running it again after it was applied changes nothing. */
   idempotent: boolean;
+  /** A write, whose outcome a failure reports (default: the non-idempotent ones). */
+  write?: boolean;
   /**
    * Whether attempt `n` may have reached a server. Without it every failure
    * counts as possibly sent, the safe assumption for a write.
@@ -97,7 +135,8 @@ export interface RetryOptions {
 class DeadlineReached extends Error {}
 
 export async function withRetry<T>(op: (attempt: Attempt) => Promise<T>, options: RetryOptions): Promise<T> {
-  const policy = options.policy ?? DEFAULT_RETRY;
+  const requested = options.policy ?? DEFAULT_RETRY;
+  const policy = effectivePolicy(requested);
   const now = options.now ?? Date.now;
   const sleep = options.sleep ?? ((ms: number) => new Promise<void>((r) => setTimeout(r, ms)));
   const started = now();
@@ -107,9 +146,10 @@ export async function withRetry<T>(op: (attempt: Attempt) => Promise<T>, options
   const cut = budgetMs < policy.budgetMs ? "the request's deadline" : `the ${policy.budgetMs} ms budget`;
   // What a client should wait before trying again is the outage's likely length, which the
   // policy's budget estimates, however little of it this request had left.
-  const retryAfterSeconds = Math.max(1, Math.ceil(policy.budgetMs / 1000));
+  const retryAfterSeconds = Math.max(1, Math.ceil(requested.budgetMs / 1000));
   let lastError: unknown = undefined;
   let maybeApplied = false;
+  const write = options.write ?? !options.idempotent;
   const unavailable = (why: string, cause: unknown) =>
     new MongoUnavailableError(`MongoDB is unavailable (${why}): ${cause instanceof Error ? cause.message : String(cause)}`, {
       cause,
@@ -137,14 +177,21 @@ export async function withRetry<T>(op: (attempt: Attempt) => Promise<T>, options
       if (e instanceof DeadlineReached || controller.signal.aborted) {
         // An abandoned write is not cancelled: writes take no AbortSignal, so the driver may still
         // send it once it selects a server. Unsent now does not mean never applied.
-        maybeApplied ||= !options.idempotent;
+        maybeApplied ||= write;
         throw unavailable(`${cut} reached`, lastError ?? e);
+      }
+      // A sent write may have been applied, whether or not it is retried: an idempotent one
+      // that then fails for good is reported "unknown", never "not-applied".
+      maybeApplied ||= write && sent;
+      const stop = terminal(e);
+      if (stop) {
+        maybeApplied ||= write && stop.maybeApplied;
+        throw unavailable(stop.why, e);
       }
       if (!isTransient(e)) throw e;
       lastError = e;
       if (!options.idempotent && sent) {
         // Re-sending would be a new operation that the server cannot tell from the first.
-        maybeApplied = true;
         throw unavailable("a write whose reply was lost is not re-sent", e);
       }
       if (attempt >= policy.attempts) throw unavailable(`${attempt} attempts failed`, e);
@@ -156,4 +203,18 @@ export async function withRetry<T>(op: (attempt: Attempt) => Promise<T>, options
       clearTimeout(timer);
     }
   }
+}
+
+/**
+ * Failures that end the call as unavailable without a retry: the server stopped the work at
+ * the deadline (maxTimeMS), the write concern's wtimeout (the deadline) passed, or no pooled
+ * connection came free in time (more attempts would only queue behind the same load).
+ */
+function terminal(e: unknown): { why: string; maybeApplied: boolean } | null {
+  const inner = unwrapBulk(e);
+  if (isWriteConcernTimeout(inner)) return { why: "the write was not acknowledged by enough members before the deadline", maybeApplied: true };
+  if (inner instanceof MongoServerError && inner.code === MAX_TIME_MS_EXPIRED) return { why: "the server stopped the work at the deadline", maybeApplied: true };
+  // The driver does not export this class (cmap/errors.ts WaitQueueTimeoutError); its name is public.
+  if (inner instanceof MongoError && inner.name === "MongoWaitQueueTimeoutError") return { why: "no pooled connection came free in time", maybeApplied: false };
+  return null;
 }

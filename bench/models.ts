@@ -63,7 +63,7 @@ const perK = (ms: number, chars: number) => ((ms / chars) * 1000).toFixed(3);
 
 console.log("model             text size   pre-pass   inference   overhead   (tokenize+offsets+windows)   ms per 1,000 chars");
 for (const s of SLOTS) {
-  const settings = modelSettingsOf({ [s.env]: path.join(fixtures, s.name), PARAPET_MODEL_THREADS: "1" })!;
+  const settings = modelSettingsOf({ [s.env]: path.join(fixtures, s.name), PARAPET_MODEL_THREADS: "1" });
   await loadModelRuntime(settings);
   const files = await readSlotFiles(settings.slots[0], settings);
   const session = await ModelSession.create(files.spec, { device: "cpu", threads: 1 });

@@ -1,10 +1,13 @@
 // Kubernetes-style probes; no auth, no request log.
 //   /livez    the process is serving requests
-//   /readyz   storage is reachable and the service is not shutting down: from SIGTERM on it fails
-//             while requests are still served, for the drain window (docs/operations.md#shutdown)
+//   /readyz   the screening path is warm, storage is reachable and the service is not shutting down:
+//             during the warm-up after start (docs/operations.md#warm-up) and from SIGTERM on it fails
+//             while requests are still served (docs/operations.md#shutdown)
 //   /startupz start-up (storage open, bootstrap) has finished
 export interface ProbeState {
   started: boolean;
+  /** The start-up warm-up is running (docs/operations.md#warm-up): started, not ready yet. */
+  warming: boolean;
   shuttingDown: boolean;
   ping: () => Promise<void>;
 }
@@ -18,6 +21,7 @@ export async function probe(path: string, state: ProbeState): Promise<{ status: 
   }
   if (state.shuttingDown) return { status: 503, body: { status: "shutting_down" } };
   if (!state.started) return { status: 503, body: { status: "starting" } };
+  if (state.warming) return { status: 503, body: { status: "warming_up" } };
   try {
     await state.ping();
     return { status: 200, body: { status: "ok" } };

@@ -31,6 +31,7 @@ import { policyDraftService } from "./guard/policy-draft-service.js";
 import type { GuardDeps } from "./guard/deps.js";
 import { guardService } from "./guard/service.js";
 import { guardStreams, type GuardStreams } from "./guard/stream/service.js";
+import { warmUp } from "./guard/warm-up.js";
 import { defaultPoolLimits, ScreeningPool } from "./guard/worker-pool.js";
 import { logService } from "./logs/service.js";
 import { migrateStore } from "./migrations.js";
@@ -68,6 +69,8 @@ export interface App {
   repos: Repositories;
   log: Logger;
   metrics: Metrics;
+  /** Settles when the start-up warm-up has ended and /readyz answers ready (at once with PARAPET_WARMUP_MS=0). */
+  warmedUp: Promise<void>;
   /**
    * Graceful stop (docs/operations.md#shutdown): readiness false, then still serving for `drainMs`
    * (0 by default; `signal` ends it early), then stop accepting, finish in-flight requests, flush storage.
@@ -227,6 +230,34 @@ async function drain(ms: number, signal: AbortSignal | undefined, log: Logger): 
   if (ended === "cut short") log.info("drain cut short by a second signal");
 }
 
+/**
+ * The warm-up of the screening path (docs/operations.md#warm-up), started once the listener is open so
+ * /livez answers meanwhile; /readyz answers ready when it ends, however it ends. Stopping ends it.
+ */
+function startWarmUp(config: Config, pool: ScreeningPool | undefined, probes: ProbeState, log: Logger, closers: (() => unknown)[]): Promise<void> {
+  if (config.warmUpMs <= 0) {
+    probes.warming = false;
+    log.info("warm-up skipped (PARAPET_WARMUP_MS=0)");
+    return Promise.resolve();
+  }
+  const stop = new AbortController();
+  const workers = pool ? config.screeningWorkers : 0;
+  log.info({ budget_ms: config.warmUpMs, workers }, "warming up the screening path: /readyz answers 503 until it ends");
+  const done = warmUp(config.warmUpMs, stop.signal, pool, workers)
+    .then(
+      ({ ms, screenings, workerScreenings, ended }) =>
+        log.info({ ms, budget_ms: config.warmUpMs, screenings, worker_screenings: workerScreenings, ended }, "warm-up finished"),
+      // A failed warm-up costs latency, not correctness: the service serves without it.
+      (err) => log.warn({ err: err instanceof Error ? err.message : String(err) }, "warm-up failed; ready without it"),
+    )
+    .finally(() => (probes.warming = false));
+  closers.push(async () => {
+    stop.abort();
+    await done;
+  });
+  return done;
+}
+
 /** App.close: each phase logged, so an operator can tell where a slow stop spends its time. */
 function closerOf(probes: ProbeState, listener: Listener, closers: (() => unknown)[], log: Logger): App["close"] {
   return async (options = {}) => {
@@ -276,7 +307,7 @@ export async function startApp(config: Config, log: Logger = createLogger(config
     acceptJournalLoss: config.acceptJournalLoss,
     lockWaitMs: config.lockWaitMs,
   });
-  const probes: ProbeState = { started: false, shuttingDown: false, ping: () => db.ping() };
+  const probes: ProbeState = { started: false, warming: config.warmUpMs > 0, shuttingDown: false, ping: () => db.ping() };
   // Released in reverse order of acquisition; storage last, after in-flight work.
   const closers: (() => unknown)[] = [() => db.close()];
   try {
@@ -336,6 +367,7 @@ export async function startApp(config: Config, log: Logger = createLogger(config
     probes.started = true;
     log.info({ port: listener.port, host: config.host, storage: db.engine, tls: Boolean(config.tls) }, "parapet listening");
     if (db.engine === "embedded") closers.push(recordService(config, listener.port, log));
+    const warmedUp = startWarmUp(config, pool, probes, log, closers);
 
     return {
       port: listener.port,
@@ -343,6 +375,7 @@ export async function startApp(config: Config, log: Logger = createLogger(config
       repos,
       log,
       metrics,
+      warmedUp,
       close: closerOf(probes, listener, closers, log),
     };
   } catch (err) {

@@ -63,6 +63,8 @@ export interface Config {
   authFailuresPerMinute: number;
   /** On SIGTERM, how long /readyz fails while requests are still served, before the listener closes (docs/operations.md#shutdown). */
   drainMs: number;
+  /** After start-up, at most how long the screening path warms up before /readyz answers ready (docs/operations.md#warm-up); 0: no warm-up. */
+  warmUpMs: number;
   /** Key of the sanitize vault (docs/sanitize.md#encryption); without it reversible sanitization answers 403. */
   vaultKey?: Buffer;
   /** How long a reversible sanitization's vault entry can be restored. */
@@ -137,6 +139,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     authFailureBurst: int(env, "PARAPET_AUTH_FAILURE_BURST", 20, 1, 1_000_000),
     authFailuresPerMinute: int(env, "PARAPET_AUTH_FAILURES_PER_MINUTE", 10, 0, 1_000_000),
     drainMs: 1000 * int(env, "PARAPET_DRAIN_SECONDS", 5, 0, 300),
+    warmUpMs: int(env, "PARAPET_WARMUP_MS", 5_000, 0, 60_000),
     vaultKey: vaultKeyOf(env, "PARAPET_VAULT_KEY"),
     vaultTtlSeconds: int(env, "PARAPET_VAULT_TTL_SECONDS", 86_400, 60, 86_400),
     streams: {

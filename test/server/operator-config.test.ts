@@ -172,6 +172,7 @@ describe("a wrong setting stops start-up with one line", () => {
     [{ PARAPET_BOOTSTRAP_PLATFORM_KEY: "psk_0123456789012345678901234" }, /^PARAPET_BOOTSTRAP_PLATFORM_KEY must start with ppk_/],
     [{ PARAPET_HEADERS_TIMEOUT_MS: "90000" }, /^PARAPET_HEADERS_TIMEOUT_MS must not exceed PARAPET_RECEIVE_TIMEOUT_MS$/],
     [{ PARAPET_MODERATION_ONNX_ACTIVATION: "softmax" }, /^PARAPET_MODERATION_ONNX_ACTIVATION is set but PARAPET_MODERATION_ONNX is not$/],
+    [{ PARAPET_WARMUP_MS: "5s" }, /^PARAPET_WARMUP_MS must be an integer from 0 to 60000, got '5s'$/],
     [{ PARAPET_ACCEPT_JOURNAL_LOSS: "all" }, /^PARAPET_ACCEPT_JOURNAL_LOSS must list journal file names/],
   ];
   it.each(cases.map(([env, message]) => [Object.keys(env)[0], env, message] as const))("%s", async (_, env, message) => {

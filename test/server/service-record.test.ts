@@ -28,6 +28,8 @@ describe("the service record", () => {
       const record = JSON.parse(await readFile(file, "utf8"));
       expect(record).toEqual({ pid: process.pid, host: hostname(), url: `http://127.0.0.1:${app.port}`, started_at: expect.any(String) });
       expect(readServiceRecord(dataDir)).toEqual(record);
+      // Ready once the start-up warm-up has ended (docs/operations.md#warm-up).
+      await app.warmedUp;
       expect((await fetch(`${record.url}/readyz`)).status).toBe(200);
     } finally {
       await app.close();

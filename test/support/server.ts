@@ -43,6 +43,8 @@ export async function startTestServer(env: Record<string, string> = {}, log = cr
     PARAPET_DATA_DIR: dataDir,
     PARAPET_BOOTSTRAP_PLATFORM_KEY: platformKey,
     PARAPET_BOOTSTRAP_SCREENING_KEY: screeningKey,
+    // Tests start many servers on a shared machine: the warm-up is tested on its own (test/guard/warm-up.test.ts).
+    PARAPET_WARMUP_MS: "0",
     ...env,
   });
   const app = await startApp(config, log);

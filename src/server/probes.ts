@@ -1,14 +1,9 @@
 // Kubernetes-style probes; no auth, no request log.
 //   /livez    the process is serving requests
-<<<<<<< HEAD
-//   /readyz   storage is reachable and the service is not shutting down: from SIGTERM on it fails
-//             while requests are still served, for the drain window (docs/operations.md#shutdown);
-//             it fails too once the model thread stopped restarting (docs/operations.md#probes-no-authentication)
-=======
 //   /readyz   the screening path is warm, storage is reachable and the service is not shutting down:
 //             during the warm-up after start (docs/operations.md#warm-up) and from SIGTERM on it fails
-//             while requests are still served (docs/operations.md#shutdown)
->>>>>>> m29-warm
+//             while requests are still served (docs/operations.md#shutdown); it fails too once the
+//             model thread stopped restarting (docs/operations.md#probes-no-authentication)
 //   /startupz start-up (storage open, bootstrap) has finished
 export interface ProbeState {
   started: boolean;
@@ -29,12 +24,9 @@ export async function probe(path: string, state: ProbeState): Promise<{ status: 
   }
   if (state.shuttingDown) return { status: 503, body: { status: "shutting_down" } };
   if (!state.started) return { status: 503, body: { status: "starting" } };
-<<<<<<< HEAD
+  if (state.warming) return { status: 503, body: { status: "warming_up" } };
   const unable = state.unable?.();
   if (unable) return { status: 503, body: { status: unable } };
-=======
-  if (state.warming) return { status: 503, body: { status: "warming_up" } };
->>>>>>> m29-warm
   try {
     await state.ping();
     return { status: 200, body: { status: "ok" } };

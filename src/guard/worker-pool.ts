@@ -82,6 +82,19 @@ function backlog(slot: Slot): number {
   return slot.sent - Atomics.load(slot.finished, 0);
 }
 
+/**
+ * A worker an extra (small) job may go ahead to: room behind what it runs, and only small jobs
+ * there. Behind a large job (a request at the body limit screens for a second or more) a small
+ * one would wait that long, which is what sending it to a worker was meant to avoid.
+ */
+function takesExtra(slot: Slot): boolean {
+  const left = backlog(slot);
+  if (!slot.loaded || left >= WORKER_DEPTH) return false;
+  // The jobs it has not finished are the last `left` ones: those it finished may still await the main thread here.
+  for (let i = slot.jobs.length - left; i < slot.jobs.length; i++) if (!slot.jobs[i].extra) return false;
+  return true;
+}
+
 /** The 503 an overloaded pool answers; Retry-After in whole seconds. */
 function overloaded(why: string, retryAfterS: number): ApiError {
   return new ApiError("unavailable", `screening is overloaded (${why}); retry later`, { "retry-after": String(retryAfterS) });
@@ -223,7 +236,7 @@ export class ScreeningPool {
     // Idle workers first; then extra jobs go ahead to workers running one.
     for (const ahead of [false, true]) {
       for (const slot of this.slots) {
-        while (ahead ? slot.jobs.length > 0 && backlog(slot) < WORKER_DEPTH : slot.jobs.length === 0) {
+        while (ahead ? slot.jobs.length > 0 && takesExtra(slot) : slot.jobs.length === 0) {
           const job = this.take(now, ahead);
           if (!job) break;
           slot.jobs.push(job);
@@ -304,9 +317,9 @@ export class ScreeningPool {
     return { queued: this.queued, running: this.slots.filter((s) => s.jobs.length).length };
   }
 
-  /** Nothing waits and a loaded worker can take a job now, at once or right after the one it runs. */
+  /** Nothing waits and a loaded worker can take a small job now, at once or right after the small one it runs. */
   hasRoom(): boolean {
-    return this.queued === 0 && this.slots.some((s) => s.loaded && backlog(s) < WORKER_DEPTH);
+    return this.queued === 0 && this.slots.some(takesExtra);
   }
 
   async close(): Promise<void> {

@@ -1,6 +1,7 @@
 // Small requests share the worker with the main thread under load
 // (docs/decisions.md#worker-threads): sent only while the main thread has other
-// requests and a worker has room, ahead to a worker busy with one job, counted
+// requests and a worker has room, ahead to a worker busy with one small job (never
+// behind a large one, which would hold them for its whole screening), counted
 // by the worker itself so a busy main thread still sees the room, and handed
 // on to the replacement of a worker lost with them. Real worker threads, the
 // real engine, a real service.
@@ -55,9 +56,9 @@ async function start(limits: Partial<PoolLimits> = {}, size = 1): Promise<Screen
 }
 
 describe("extra jobs on a screening worker", () => {
-  it("an extra job goes ahead to a busy worker; a regular one waits in the queue", async () => {
+  it("an extra job goes ahead to a worker busy with an extra job; a regular one waits in the queue", async () => {
     const p = await start();
-    const running = settle(p.run(policy, slow, parts(50_000), "a", far()));
+    const running = settle(p.run(policy, slow, parts(50_000), "a", far(), true));
     expect(p.hasRoom()).toBe(true);
     const extra = settle(p.run(policy, [], parts(100), "b", far(), true));
     expect(p.load().queued).toBe(0);
@@ -66,6 +67,16 @@ describe("extra jobs on a screening worker", () => {
     const regular = settle(p.run(policy, [], parts(100), "c", far()));
     expect(p.load().queued).toBe(1);
     for (const r of await Promise.all([running, extra, regular])) expect(r.error).toBeUndefined();
+    expect(p.hasRoom()).toBe(true);
+  });
+
+  it("no extra job goes ahead to a worker running a regular (large) job: it would wait for all of it", async () => {
+    const p = await start();
+    const running = settle(p.run(policy, slow, parts(50_000), "a", far()));
+    expect(p.hasRoom()).toBe(false);
+    const extra = settle(p.run(policy, [], parts(100), "b", far(), true));
+    expect(p.load()).toEqual({ queued: 1, running: 1 });
+    for (const r of await Promise.all([running, extra])) expect(r.error).toBeUndefined();
     expect(p.hasRoom()).toBe(true);
   });
 
@@ -95,7 +106,7 @@ describe("extra jobs on a screening worker", () => {
 
   it("a worker replaced after an overrun hands the extra job it held to its replacement", async () => {
     const p = await start({ overrunGraceMs: 200 });
-    const stuck = settle(p.run(policy, slow, parts(stuckText), "a", stuckDeadline()));
+    const stuck = settle(p.run(policy, slow, parts(stuckText), "a", stuckDeadline(), true));
     const extra = settle(p.run(policy, [], parts(100), "b", far(), true));
     // The worker holds both: the extra job went ahead to it, nothing waits in the pool.
     expect(p.load()).toEqual({ queued: 0, running: 1 });
@@ -153,6 +164,36 @@ describe("small requests under load", () => {
       expect(a.status).toBe(200);
       expect({ ...a.body, metadata: undefined }).toEqual({ ...expected.body, metadata: undefined });
     }
+  });
+
+  it("a request at the body limit is screened on the worker while small requests keep being answered inline", async () => {
+    // 1,000 distinct messages of 900 characters: about 0.9 MB, under the default body limit.
+    const words = "the invoice report deployment customer Berlin Friday staging logs update service ticket answer team".split(" ");
+    let x = 12345;
+    const word = () => words[(x = (Math.imul(x, 1664525) + 1013904223) >>> 0) % words.length];
+    const text = (i: number) => {
+      let t = `Message ${i}:`;
+      while (t.length < 900) t += ` ${word()}`;
+      return t.slice(0, 900);
+    };
+    const large = { messages: Array.from({ length: 1_000 }, (_, i) => ({ role: i % 2 ? "assistant" : "user", content: text(i) })) };
+    expect(JSON.stringify(large).length).toBeLessThan(1024 * 1024);
+    const before = await screenedOn(shared);
+    let largeDone = false;
+    const largeAnswer = shared.rest("POST", "/v2/guard", large, shared.screeningKey).finally(() => (largeDone = true));
+    // Sent once the large one is on the worker (counted as it is handed over), not after a guessed delay.
+    while ((await screenedOn(shared)).worker === before.worker) await new Promise((r) => setImmediate(r));
+    const smallAnswers: boolean[] = [];
+    for (let i = 0; i < 3; i++) {
+      expect((await shared.rest("POST", "/v2/guard", body(200 + i), shared.screeningKey)).status).toBe(200);
+      smallAnswers.push(largeDone);
+    }
+    // Each small request was answered while the large one was still being screened.
+    expect(smallAnswers).toEqual([false, false, false]);
+    expect((await largeAnswer).status).toBe(200);
+    const after = await screenedOn(shared);
+    expect(after.worker - before.worker).toBe(1);
+    expect(after.inline - before.inline).toBe(3);
   });
 
   it("a stream's deltas stay inline while other requests are in flight", async () => {

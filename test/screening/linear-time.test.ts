@@ -188,3 +188,50 @@ describe("the built-in national-ID guardrails are linear in the input", () => {
     60_000,
   );
 });
+
+describe("every detector is linear in the number of messages", () => {
+  /** An agent's run of `n` messages (user turns, answers, tool calls, tool results), each a text no earlier call saw. */
+  const run = (n: number): Part[] => {
+    const parts: Part[] = [];
+    for (let i = 0; i < n; i++) {
+      const text = `zq${(salt++).toString(36)} please delete the old report and send the summary to jane.doe@example.com today`;
+      if (i % 4 === 0) parts.push({ location: "user::content", messageId: i, text });
+      else if (i % 4 === 1) parts.push({ location: "assistant::content", messageId: i, text });
+      else if (i % 4 === 2)
+        parts.push({ location: "assistant::tool_call", messageId: i, toolId: 0, text: JSON.stringify({ to: "a@b.co", body: text }), toolName: "send_email" });
+      else parts.push({ location: "tool::content", messageId: i, text, toolName: "send_email" });
+    }
+    return parts;
+  };
+  const time = (settings: DetectorSettings, n: number): number => {
+    let min = Infinity;
+    for (let i = 0; i < 3; i++) {
+      const parts = run(n);
+      const before = process.cpuUsage();
+      screen({ id: "p", threshold: "l4_less_likely", detectors: [settings] }, [], parts);
+      const used = process.cpuUsage(before);
+      min = Math.min(min, (used.user + used.system) / 1000);
+    }
+    return min;
+  };
+  const cases = detectors.flatMap((d) => d.meaningful.filter((l) => l !== "tool_definition::content").map((location) => [d.type, location, d] as const));
+  it.each(cases)(
+    "%s at %s",
+    (_type, location, d) => {
+      const settings = settingsOf(d, location);
+      let n = 96;
+      time(settings, n); // warm-up
+      let small = time(settings, n);
+      while (small < MIN_MS && n < 6_000) small = time(settings, (n *= 2));
+      let large = time(settings, 4 * n);
+      let ratio = Math.sqrt(large / Math.max(small, 0.5));
+      for (let retry = 0; retry < 3 && ratio > LIMIT; retry++) {
+        small = Math.min(small, time(settings, n));
+        large = Math.min(large, time(settings, 4 * n));
+        ratio = Math.sqrt(large / Math.max(small, 0.5));
+      }
+      expect(ratio, `${small.toFixed(1)} -> ${large.toFixed(1)} ms from ${n} to ${4 * n} messages`).toBeLessThanOrEqual(LIMIT);
+    },
+    60_000,
+  );
+});

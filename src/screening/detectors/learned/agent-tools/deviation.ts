@@ -288,15 +288,30 @@ export interface Request {
   expected: Set<ActionClass>;
 }
 
-export function requestOf(userMessages: string[], instructions: readonly string[] = []): Request {
+/** What one user message asks for: its action classes, and whether it asks to read or explain. */
+export interface Ask {
+  classes: ActionClass[];
+  readOnly: boolean;
+}
+
+export function askOf(message: string): Ask {
+  return { classes: ACTION_CLASSES.filter((c) => ASK_PATTERNS[c].test(message)), readOnly: READ_ONLY.test(message) };
+}
+
+/** The request several user messages make together, from each message's `askOf`. */
+export function requestOfAsks(asks: Iterable<Ask>, expected: Set<ActionClass>): Request {
   const asked = new Set<ActionClass>();
   let readOnly = false;
-  for (const m of userMessages) {
-    for (const c of ACTION_CLASSES) if (ASK_PATTERNS[c].test(m)) asked.add(c);
-    if (READ_ONLY.test(m)) readOnly = true;
+  for (const a of asks) {
+    for (const c of a.classes) asked.add(c);
+    readOnly ||= a.readOnly;
   }
   // A request that asks for any consequential action is not read-only.
-  return { asked, readOnly: readOnly && asked.size === 0, expected: expectedByInstructions(instructions) };
+  return { asked, readOnly: readOnly && asked.size === 0, expected };
+}
+
+export function requestOf(userMessages: string[], instructions: readonly string[] = []): Request {
+  return requestOfAsks(userMessages.map(askOf), expectedByInstructions(instructions));
 }
 
 /** Signatures of the deviations of a call; empty when the call stays within the request. */

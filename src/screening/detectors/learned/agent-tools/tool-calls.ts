@@ -91,22 +91,21 @@ export function argKeys(args: string): string[] {
   }
 }
 
+/**
+ * Tool definitions by name (the first of a name), once per screening: looked up by every tool call
+ * of a request, which would otherwise read the whole request once per call.
+ */
+const definitions = new WeakMap<ScreeningContext, Map<string, string>>();
+
 /** The definition text of the tool a call names, when the request carried its definition. */
 export function definitionOf(toolName: string | undefined, context: ScreeningContext): string | undefined {
   if (!toolName) return undefined;
-  for (const p of context.parts) if (p.location === "tool_definition::content" && p.toolName === toolName) return p.text;
-  return undefined;
-}
-
-/** The user's messages before this part (the request the agent is acting on), latest last. */
-export function userRequest(part: Part, context: ScreeningContext): string[] {
-  const out: string[] = [];
-  for (const p of context.parts) {
-    if (p.location !== "user::content") continue;
-    if (part.messageId !== undefined && p.messageId !== undefined && p.messageId > part.messageId) continue;
-    out.push(p.text);
+  let byName = definitions.get(context);
+  if (!byName) {
+    definitions.set(context, (byName = new Map<string, string>()));
+    for (const p of context.parts) if (p.location === "tool_definition::content" && p.toolName && !byName.has(p.toolName)) byName.set(p.toolName, p.text);
   }
-  return out;
+  return byName.get(toolName);
 }
 
 /** The tool call a tool result answers: the latest call before it with the same name (or the latest call). */

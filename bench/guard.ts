@@ -23,6 +23,7 @@ import { GuardService } from "../gen/parapet/v1/guard_pb.js";
 import { conversation } from "./conversation.js";
 import { percentile } from "./percentile.js";
 import { startService } from "./service.js";
+import { threadCpuMs } from "./thread-cpu.js";
 
 const KEY = "psk_bench_key_0000000000000000000000000000";
 const quick = process.argv.includes("--quick");
@@ -33,19 +34,6 @@ async function rssMb(pid: number): Promise<{ rss: number; peak: number }> {
   const kb = (name: string) => Number(new RegExp(`${name}:\\s+(\\d+)`).exec(status)?.[1] ?? 0);
   return { rss: kb("VmRSS") / 1024, peak: kb("VmHWM") / 1024 };
 }
-
-/** CPU milliseconds each thread of process `pid` used so far, by thread id (Linux /proc). */
-async function threadCpuMs(pid: number): Promise<Map<number, number>> {
-  const ticks = new Map<number, number>();
-  for (const tid of await readdir(`/proc/${pid}/task`)) {
-    const stat = await readFile(`/proc/${pid}/task/${tid}/stat`, "utf8").catch(() => "");
-    // utime and stime: fields 14 and 15, counted after the parenthesised command name.
-    const f = stat.slice(stat.lastIndexOf(")") + 2).split(" ");
-    if (f.length > 13) ticks.set(Number(tid), ((Number(f[11]) + Number(f[12])) * 1000) / CLOCK_TICKS);
-  }
-  return ticks;
-}
-const CLOCK_TICKS = 100;
 
 /** Where the CPU of `count` requests went: the server's main thread, its other threads (screening workers, GC, I/O), the load generator. */
 async function cpuPerRequest(pid: number, count: number, run: () => Promise<void>): Promise<string> {

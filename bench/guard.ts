@@ -14,7 +14,7 @@
 // (PARAPET_WARMUP_MS, docs/operations.md#warm-up), answers its first 1,000
 // sequential requests after /readyz. The measured service then warms up with
 // requests before measuring. `--cold-start` runs the cold start alone.
-import { readdir, readFile } from "node:fs/promises";
+import { readFile } from "node:fs/promises";
 import http from "node:http";
 import { cpus } from "node:os";
 import { createClient } from "@connectrpc/connect";

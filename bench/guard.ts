@@ -22,7 +22,7 @@ import { createGrpcTransport } from "@connectrpc/connect-node";
 import { GuardService } from "../gen/parapet/v1/guard_pb.js";
 import { conversation } from "./conversation.js";
 import { percentile } from "./percentile.js";
-import { startService } from "./service.js";
+import { post, startService } from "./service.js";
 import { threadCpuMs } from "./thread-cpu.js";
 
 const KEY = "psk_bench_key_0000000000000000000000000000";
@@ -71,28 +71,6 @@ function line(r: Result): string {
   const s = [...r.latencies].sort((a, b) => a - b);
   const f = (x: number) => x.toFixed(2).padStart(8);
   return `${r.name.padEnd(44)} ${String(r.count).padStart(6)} ${f(percentile(s, 50))} ${f(percentile(s, 95))} ${f(percentile(s, 99))} ${(r.count / r.seconds).toFixed(0).padStart(8)}`;
-}
-
-function post(agent: http.Agent, port: number, p: string, body: string): Promise<number> {
-  return new Promise((resolve, reject) => {
-    const started = performance.now();
-    const req = http.request(
-      {
-        host: "127.0.0.1",
-        port,
-        path: p,
-        method: "POST",
-        agent,
-        headers: { "content-type": "application/json", authorization: `Bearer ${KEY}`, "content-length": Buffer.byteLength(body) },
-      },
-      (res) => {
-        res.resume();
-        res.on("end", () => (res.statusCode === 200 ? resolve(performance.now() - started) : reject(new Error(`HTTP ${res.statusCode}`))));
-      },
-    );
-    req.on("error", reject);
-    req.end(body);
-  });
 }
 
 /** `count` requests over `concurrency` connections, each connection sending its next request when the last one answered. */
@@ -170,7 +148,7 @@ async function coldStart(label: string, warmUpMs: string, bodies: string[]): Pro
   const agent = new http.Agent({ keepAlive: true, maxSockets: 1 });
   try {
     const name = `first ${bodies.length} after /readyz, ${label} (ready in ${ready} s)`;
-    return await drive(name, 1, bodies.length, (i) => post(agent, service.port, "/v2/guard", bodies[i]));
+    return await drive(name, 1, bodies.length, (i) => post(agent, service.port, "/v2/guard", bodies[i], KEY));
   } finally {
     agent.destroy();
     await service.stop();
@@ -205,7 +183,7 @@ async function main() {
   try {
     // Warm-up to the steady state (p95 per 250 requests stops falling after 2,000 to 3,000 requests).
     const warm = distinctBodies(1_000, n(3_000));
-    await drive("warm-up", 8, warm.length, (i) => post(agent, port, "/v2/guard", warm[i]));
+    await drive("warm-up", 8, warm.length, (i) => post(agent, port, "/v2/guard", warm[i], KEY));
 
     for (const [chars, seqCount] of [
       [1_000, 2000],
@@ -213,16 +191,16 @@ async function main() {
       [50_000, 100],
     ] as const) {
       const bodies = distinctBodies(chars, n(seqCount));
-      results.push(await drive(`HTTP guard ${chars} chars, sequential`, 1, bodies.length, (i) => post(agent, port, "/v2/guard", bodies[i])));
-      results.push(await drive(`HTTP ping  ${chars} chars, sequential`, 1, bodies.length, (i) => post(agent, port, "/v1/ping", bodies[i])));
+      results.push(await drive(`HTTP guard ${chars} chars, sequential`, 1, bodies.length, (i) => post(agent, port, "/v2/guard", bodies[i], KEY)));
+      results.push(await drive(`HTTP ping  ${chars} chars, sequential`, 1, bodies.length, (i) => post(agent, port, "/v1/ping", bodies[i], KEY)));
     }
     const many1k = distinctBodies(1_000, n(10_000));
     const cpu1k = await cpuPerRequest(child.pid!, many1k.length, async () => {
-      results.push(await drive("HTTP guard 1000 chars, 64 connections", 64, many1k.length, (i) => post(agent, port, "/v2/guard", many1k[i])));
+      results.push(await drive("HTTP guard 1000 chars, 64 connections", 64, many1k.length, (i) => post(agent, port, "/v2/guard", many1k[i], KEY)));
     });
-    results.push(await drive("HTTP ping  1000 chars, 64 connections", 64, many1k.length, (i) => post(agent, port, "/v1/ping", many1k[i])));
+    results.push(await drive("HTTP ping  1000 chars, 64 connections", 64, many1k.length, (i) => post(agent, port, "/v1/ping", many1k[i], KEY)));
     const many10k = distinctBodies(10_000, n(2_000));
-    results.push(await drive("HTTP guard 10000 chars, 64 connections", 64, many10k.length, (i) => post(agent, port, "/v2/guard", many10k[i])));
+    results.push(await drive("HTTP guard 10000 chars, 64 connections", 64, many10k.length, (i) => post(agent, port, "/v2/guard", many10k[i], KEY)));
 
     // Small requests beside large ones: does a 50k-character screening stall the rest?
     const big = distinctBodies(50_000, 64);
@@ -230,17 +208,17 @@ async function main() {
     let b = 0;
     const background = Promise.all(
       Array.from({ length: 4 }, async () => {
-        while (!stop) await post(agent, port, "/v2/guard", big[b++ % big.length]);
+        while (!stop) await post(agent, port, "/v2/guard", big[b++ % big.length], KEY);
       }),
     );
     const beside = distinctBodies(1_000, n(2_000));
-    results.push(await drive("HTTP guard 1000 chars, 16 conns + 4x50k beside", 16, beside.length, (i) => post(agent, port, "/v2/guard", beside[i])));
+    results.push(await drive("HTTP guard 1000 chars, 16 conns + 4x50k beside", 16, beside.length, (i) => post(agent, port, "/v2/guard", beside[i], KEY)));
     stop = true;
     await background;
 
     // The same body every time: what the text caches answer. Not a screening figure.
     const same = JSON.stringify({ messages: distinctMessages(1_000) });
-    cached.push(await drive("HTTP guard 1000 chars, 64 conns, SAME text", 64, n(10_000), () => post(agent, port, "/v2/guard", same)));
+    cached.push(await drive("HTTP guard 1000 chars, 64 conns, SAME text", 64, n(10_000), () => post(agent, port, "/v2/guard", same, KEY)));
 
     const grpc = createClient(
       GuardService,

@@ -11,7 +11,7 @@ import http from "node:http";
 import { cpus } from "node:os";
 import { conversation } from "./conversation.js";
 import { percentile } from "./percentile.js";
-import { startService } from "./service.js";
+import { post, startService } from "./service.js";
 import { threadCpuMs } from "./thread-cpu.js";
 
 const KEY = "psk_bench_key_0000000000000000000000000000";
@@ -63,28 +63,6 @@ function agentRun(): object[] {
   });
 }
 
-function post(agent: http.Agent, port: number, body: string): Promise<number> {
-  return new Promise((resolve, reject) => {
-    const started = performance.now();
-    const req = http.request(
-      {
-        host: "127.0.0.1",
-        port,
-        path: "/v2/guard",
-        method: "POST",
-        agent,
-        headers: { "content-type": "application/json", authorization: `Bearer ${KEY}`, "content-length": Buffer.byteLength(body) },
-      },
-      (res) => {
-        res.resume();
-        res.on("end", () => (res.statusCode === 200 ? resolve(performance.now() - started) : reject(new Error(`HTTP ${res.statusCode}`))));
-      },
-    );
-    req.on("error", reject);
-    req.end(body);
-  });
-}
-
 const median = (xs: number[]) =>
   percentile(
     [...xs].sort((a, b) => a - b),
@@ -98,7 +76,7 @@ async function cost(name: string, pid: number, agent: http.Agent, port: number, 
   const wall: number[] = [];
   for (const body of bodies) {
     const before = await threadCpuMs(pid);
-    wall.push(await post(agent, port, body));
+    wall.push(await post(agent, port, "/v2/guard", body, KEY));
     const after = await threadCpuMs(pid);
     let m = 0;
     let o = 0;
@@ -131,11 +109,11 @@ async function main() {
     const large = Array.from({ length: 2 }, () => JSON.stringify({ messages: chat() }));
     const small = Array.from({ length: 400 }, () => JSON.stringify({ messages: [{ role: "user", content: distinctText(1_000) }] }));
     const alone: number[] = [];
-    for (const body of small.slice(0, 200)) alone.push(await post(agent, port, body));
+    for (const body of small.slice(0, 200)) alone.push(await post(agent, port, "/v2/guard", body, KEY));
     const beside: number[] = [];
     let running = 0;
-    const background = Promise.all(large.map(async (body) => (running++, await post(agent, port, body), running--)));
-    for (const body of small.slice(200)) if (running > 0) beside.push(await post(agent, port, body));
+    const background = Promise.all(large.map(async (body) => (running++, await post(agent, port, "/v2/guard", body, KEY), running--)));
+    for (const body of small.slice(200)) if (running > 0) beside.push(await post(agent, port, "/v2/guard", body, KEY));
     await background;
     const p = (xs: number[], q: number) =>
       percentile(

@@ -2,6 +2,7 @@
 // start` runs it, on a free port and a data directory of its own.
 import { spawn, type ChildProcess } from "node:child_process";
 import { mkdtemp, rm } from "node:fs/promises";
+import http from "node:http";
 import net from "node:net";
 import { tmpdir } from "node:os";
 import path from "node:path";
@@ -53,4 +54,27 @@ export async function startService(env: Record<string, string>): Promise<BenchSe
   child.kill("SIGKILL");
   await rm(dataDir, { recursive: true, force: true });
   throw new Error("server did not become ready");
+}
+
+/** POSTs a JSON body; resolves with the milliseconds until the whole answer arrived, rejects on any status but 200. */
+export function post(agent: http.Agent, port: number, p: string, body: string, key: string): Promise<number> {
+  return new Promise((resolve, reject) => {
+    const started = performance.now();
+    const req = http.request(
+      {
+        host: "127.0.0.1",
+        port,
+        path: p,
+        method: "POST",
+        agent,
+        headers: { "content-type": "application/json", authorization: `Bearer ${key}`, "content-length": Buffer.byteLength(body) },
+      },
+      (res) => {
+        res.resume();
+        res.on("end", () => (res.statusCode === 200 ? resolve(performance.now() - started) : reject(new Error(`HTTP ${res.statusCode}`))));
+      },
+    );
+    req.on("error", reject);
+    req.end(body);
+  });
 }

@@ -1,14 +1,13 @@
 // Configuration as operators meet it: the documented tables (README.md, docs/configuration.md,
 // docs/operations.md) say what src/config.ts does, and a wrong value stops the compiled service with
 // one line naming the variable and what it accepts, no stack trace, exit status 2.
-import { spawn } from "node:child_process";
 import fs from "node:fs";
 import { availableParallelism } from "node:os";
 import path from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { RateLimiter } from "../../src/auth/rate-limit.js";
 import { loadConfig } from "../../src/config.js";
-import { privateBuild, type PrivateBuild } from "./operator-build.js";
+import { privateBuild, runUntilExit, type PrivateBuild } from "./operator-build.js";
 
 const root = path.resolve(import.meta.dirname, "../..");
 const read = (file: string) => fs.readFileSync(path.join(root, file), "utf8");
@@ -143,23 +142,7 @@ afterAll(() => build?.remove());
 
 /** Runs the compiled service (what `npm start` runs) with `env` until it exits. */
 function start(env: Record<string, string>): Promise<{ code: number | null; stdout: string; stderr: string }> {
-  return new Promise((resolve) => {
-    const child = spawn(process.execPath, [build.main], {
-      cwd: build.root,
-      // A free port and a throwaway directory, should a value be accepted after all.
-      env: { ...process.env, PORT: "0", PARAPET_DATA_DIR: path.join(build.root, "data"), ...env },
-      stdio: ["ignore", "pipe", "pipe"],
-    });
-    let stdout = "";
-    let stderr = "";
-    child.stdout.on("data", (c: Buffer) => (stdout += c.toString()));
-    child.stderr.on("data", (c: Buffer) => (stderr += c.toString()));
-    const timer = setTimeout(() => child.kill("SIGKILL"), 20_000);
-    child.once("exit", (code) => {
-      clearTimeout(timer);
-      resolve({ code, stdout, stderr });
-    });
-  });
+  return runUntilExit(build, env, 20_000);
 }
 
 describe("a wrong setting stops start-up with one line", () => {

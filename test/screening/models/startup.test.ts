@@ -4,7 +4,6 @@
 // detector, and ONNX Runtime's CUDA provider asked for where it is not installed (this machine
 // has no GPU: the provider is a separate install, off by default). The compiled service exits 2
 // with the line, as it does for a wrong setting.
-import { spawn } from "node:child_process";
 import { existsSync, mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import path from "node:path";
@@ -15,7 +14,7 @@ import { cudaProviderPath } from "../../../src/screening/models/session.js";
 import { detectorsVersion, loadDetectors } from "../../../src/screening/registry.js";
 import { writeBrokenVariant, writeFixture, type BrokenVariant } from "../../../scripts/model-fixtures/broken-variants.js";
 import type { FixtureName } from "../../../scripts/model-fixtures/fixtures.js";
-import { privateBuild, type PrivateBuild } from "../../server/operator-build.js";
+import { privateBuild, runUntilExit, type PrivateBuild } from "../../server/operator-build.js";
 import { fixture, settings } from "./support.js";
 
 let root: string;
@@ -110,24 +109,8 @@ describe("the compiled service", () => {
   });
   afterAll(() => build?.remove());
 
-  function start(env: Record<string, string>): Promise<{ code: number | null; stdout: string; stderr: string }> {
-    return new Promise((resolve) => {
-      const child = spawn(process.execPath, [build.main], {
-        cwd: build.root,
-        env: { ...process.env, PORT: "0", LOG_LEVEL: "silent", PARAPET_DATA_DIR: path.join(build.root, `data-${Math.random()}`), ...env },
-        stdio: ["ignore", "pipe", "pipe"],
-      });
-      let stdout = "";
-      let stderr = "";
-      child.stdout.on("data", (c: Buffer) => (stdout += c.toString()));
-      child.stderr.on("data", (c: Buffer) => (stderr += c.toString()));
-      const timer = setTimeout(() => child.kill("SIGKILL"), 60_000);
-      child.once("exit", (code) => {
-        clearTimeout(timer);
-        resolve({ code, stdout, stderr });
-      });
-    });
-  }
+  const start = (env: Record<string, string>) => runUntilExit(build, { LOG_LEVEL: "silent", ...env }, 60_000);
+
 
   const refusals: [string, () => Record<string, string>, RegExp][] = [
     ["a folder without tokenizer.json", () => ({ PARAPET_PII_MODEL: writeBrokenVariant(path.join(root, "service-no-tokenizer"), "no-tokenizer", "wordpiece-ner") }), /^PARAPET_PII_MODEL=.*: no tokenizer\.json/],

@@ -6,10 +6,10 @@
 import { rm } from "node:fs/promises";
 import http2 from "node:http2";
 import net from "node:net";
-import tls from "node:tls";
 import { afterAll, beforeAll, describe, expect, it, vi } from "vitest";
 import { startTestServer, type TestServer } from "../support/server.js";
 import { makeTestCertificate } from "../support/tls-certificate.js";
+import { slowClient, type Slow } from "../support/slow-client.js";
 import { parseHttp1 } from "../support/wire.js";
 
 const limits = { protocol: 300, headers: 500, receive: 1000, idle: 800 };
@@ -32,59 +32,6 @@ beforeAll(async () => {
 afterAll(async () => {
   await server?.close();
 });
-
-interface Slow {
-  kind: string;
-  /** Resolves once the connection is established. */
-  connected: Promise<void>;
-  /** Milliseconds from connecting until the server closed the connection (Infinity if it never did). */
-  closedAfter: Promise<number>;
-  closed: () => boolean;
-  received: () => string;
-  destroy: () => void;
-}
-
-interface SlowOptions {
-  everyMs?: number;
-  giveUpMs?: number;
-  /** Over TLS (HTTP/1.1 by ALPN); `first` goes once the handshake is done. */
-  tls?: boolean;
-}
-
-/** A connection that sends `first` at once and then one byte of `trickle` every `everyMs`, until the server closes it. */
-function slowClient(kind: string, port: number, first: string, trickle: string, options: SlowOptions = {}): Slow {
-  const { everyMs = 50, giveUpMs = 10_000 } = options;
-  const started = Date.now();
-  const socket = options.tls ? tls.connect({ port, host: "127.0.0.1", rejectUnauthorized: false, ALPNProtocols: ["http/1.1"] }) : net.connect(port, "127.0.0.1");
-  let text = "";
-  let at = 0;
-  socket.on("data", (d) => (text += d.toString("latin1")));
-  socket.on("error", () => {});
-  let timer: NodeJS.Timeout | undefined;
-  let closed = false;
-  const connected = new Promise<void>((resolve) =>
-    socket.on(options.tls ? "secureConnect" : "connect", () => {
-      if (first) socket.write(first);
-      timer = setInterval(() => {
-        if (at < trickle.length && socket.writable) socket.write(trickle[at++]);
-      }, everyMs);
-      resolve();
-    }),
-  );
-  const closedAfter = new Promise<number>((resolve) => {
-    const giveUp = setTimeout(() => {
-      socket.destroy();
-      resolve(Infinity);
-    }, giveUpMs);
-    socket.on("close", () => {
-      closed = true;
-      clearInterval(timer);
-      clearTimeout(giveUp);
-      resolve(Date.now() - started);
-    });
-  });
-  return { kind, connected, closedAfter, closed: () => closed, received: () => text, destroy: () => socket.destroy() };
-}
 
 /** A normal screening request. */
 async function guard(target: TestServer, body: string): Promise<Response> {

@@ -3,6 +3,7 @@
 // parameters) and check the answer is a client error carrying our identifier.
 import http2 from "node:http2";
 import net from "node:net";
+import { gunzipSync } from "node:zlib";
 import { fromBinary } from "@bufbuild/protobuf";
 import { base64Decode } from "@bufbuild/protobuf/wire";
 import { ConnectError } from "@connectrpc/connect";
@@ -109,14 +110,15 @@ export function grpcError(trailers: Record<string, string>): { error: ConnectErr
   return { error, detail: error?.findDetails(ErrorDetailSchema)[0] };
 }
 
-/** The trailers a gRPC-Web response body ends with. */
+/** The trailers a gRPC-Web response body ends with (gzip-compressed ones decompressed). */
 export function grpcWebTrailers(body: Buffer): Record<string, string> {
   let at = 0;
   while (at + 5 <= body.length) {
     const flags = body[at];
     const length = body.readUInt32BE(at + 1);
     const payload = body.subarray(at + 5, at + 5 + length);
-    if (flags & 0x80) return Object.fromEntries(trailerParse(payload).entries());
+    // The trailer frame is compressed too (flag 0x01) when the server compresses its messages (gzip, the one it offers).
+    if (flags & 0x80) return Object.fromEntries(trailerParse(flags & 0x01 ? gunzipSync(payload) : payload).entries());
     at += 5 + length;
   }
   return {};

@@ -125,11 +125,18 @@ const logCountOf = (c: number) => (c === 0 ? 0 : Math.sign(c) * (1 + Math.log(Ma
 /** logCountOf of small counts, computed once by the same expression (a bucket seldom counts more). */
 const LOG_COUNTS = Float64Array.from({ length: 256 }, (_, c) => logCountOf(c));
 const logCount = (c: number) => (c >= 0 && c < 256 ? LOG_COUNTS[c] : c < 0 && c > -256 ? -LOG_COUNTS[-c] : logCountOf(c));
+/** Counts up to this far from zero are the common case: a bucket's value for them is looked up. */
+const SMALL = 2;
+const SIDE = 2 * SMALL + 1;
+/** A bucket's value for word and character counts in [-SMALL, SMALL], by the same expression as `finish` uses. */
+const SMALL_VALUES = Float64Array.from({ length: SIDE * SIDE }, (_, i) => logCount(Math.floor(i / SIDE) - SMALL) + CHAR_WEIGHT * logCount((i % SIDE) - SMALL));
 
 /** Scratch of the radix sort. */
 let radixTmp = new Int32Array(4096);
 const DIGIT_BITS = 9;
-const radixCounts = new Int32Array(1 << DIGIT_BITS);
+const MAX_PASSES = 4;
+/** One table of counts per digit, all filled in one read of the keys. */
+const radixCounts = new Int32Array(MAX_PASSES << DIGIT_BITS);
 
 /**
  * The keys (bucket * 4 + flags, never negative) grouped by bucket in ascending
@@ -147,18 +154,34 @@ function sortKeys(keys: Int32Array): Int32Array {
   if (n < 256 || max < 0) return keys.sort();
   if (radixTmp.length < n) radixTmp = new Int32Array(Math.max(n, radixTmp.length * 2));
   const mask = (1 << DIGIT_BITS) - 1;
-  let from: Int32Array = keys;
-  let to: Int32Array = radixTmp.subarray(0, n);
-  for (let shift = 2; shift < 31 && max >>> shift !== 0; shift += DIGIT_BITS) {
-    radixCounts.fill(0);
-    for (let i = 0; i < n; i++) radixCounts[(from[i] >>> shift) & mask]++;
+  let passes = 0;
+  while (2 + passes * DIGIT_BITS < 31 && max >>> (2 + passes * DIGIT_BITS) !== 0) passes++;
+  const counts = radixCounts;
+  counts.fill(0, 0, passes << DIGIT_BITS);
+  if (passes === 2) {
+    for (let i = 0; i < n; i++) {
+      const k = keys[i];
+      counts[(k >>> 2) & mask]++;
+      counts[((k >>> (2 + DIGIT_BITS)) & mask) + (1 << DIGIT_BITS)]++;
+    }
+  } else for (let p = 0; p < passes; p++) for (let i = 0; i < n; i++) counts[((keys[i] >>> (2 + p * DIGIT_BITS)) & mask) + (p << DIGIT_BITS)]++;
+  for (let p = 0; p < passes; p++) {
     let sum = 0;
-    for (let b = 0; b <= mask; b++) {
-      const c = radixCounts[b];
-      radixCounts[b] = sum;
+    for (let b = p << DIGIT_BITS, end = b + mask; b <= end; b++) {
+      const c = counts[b];
+      counts[b] = sum;
       sum += c;
     }
-    for (let i = 0; i < n; i++) to[radixCounts[(from[i] >>> shift) & mask]++] = from[i];
+  }
+  let from: Int32Array = keys;
+  let to: Int32Array = radixTmp.subarray(0, n);
+  for (let p = 0; p < passes; p++) {
+    const shift = 2 + p * DIGIT_BITS;
+    const base = p << DIGIT_BITS;
+    for (let i = 0; i < n; i++) {
+      const k = from[i];
+      to[counts[((k >>> shift) & mask) + base]++] = k;
+    }
     const t = from;
     from = to;
     to = t;
@@ -188,12 +211,17 @@ function finish(keys: Int32Array, n: number): SparseVector {
     let words = 0;
     let chars = 0;
     while (i < n && sorted[i] >> 2 === bucket) {
-      const sign = sorted[i] & 1 ? -1 : 1;
-      if (sorted[i] & 2) chars += sign;
-      else words += sign;
-      i++;
+      // Without branches: the signs and kinds of hashed n-grams are random.
+      const k = sorted[i++];
+      const sign = 1 - ((k & 1) << 1);
+      const char = (k >> 1) & 1;
+      chars += sign * char;
+      words += sign - sign * char;
     }
-    const v = logCount(words) + CHAR_WEIGHT * logCount(chars);
+    const v =
+      words >= -SMALL && words <= SMALL && chars >= -SMALL && chars <= SMALL
+        ? SMALL_VALUES[(words + SMALL) * SIDE + chars + SMALL]
+        : logCount(words) + CHAR_WEIGHT * logCount(chars);
     if (v !== 0) {
       idx[m] = bucket;
       val[m++] = v;
@@ -202,9 +230,9 @@ function finish(keys: Int32Array, n: number): SparseVector {
   let norm = 0;
   for (let j = 0; j < m; j++) norm += val[j] * val[j];
   norm = Math.sqrt(norm) || 1;
-  const out: SparseVector = { idx: idx.slice(0, m), val: new Float32Array(m) };
-  for (let j = 0; j < m; j++) out.val[j] = val[j] / norm;
-  return out;
+  const out = new Float32Array(m);
+  for (let j = 0; j < m; j++) out[j] = val[j] / norm;
+  return { idx: idx.slice(0, m), val: out };
 }
 
 export interface TextFeatures {

@@ -189,6 +189,14 @@ describe("the built-in national-ID guardrails are linear in the input", () => {
   );
 });
 
+/**
+ * The growth limit over messages: every message is an object of its own, and screening thousands of
+ * them is work for the garbage collector as well (counted in the process's CPU time), so linear code
+ * measured up to 2.9 per doubling on a loaded 2-core machine; the quadratic loops this test found
+ * measured near 4.
+ */
+const MESSAGES_LIMIT = 3.3;
+
 describe("every detector is linear in the number of messages", () => {
   /** An agent's run of `n` messages (user turns, answers, tool calls, tool results), each a text no earlier call saw. */
   const run = (n: number): Part[] => {
@@ -222,15 +230,15 @@ describe("every detector is linear in the number of messages", () => {
       let n = 96;
       time(settings, n); // warm-up
       let small = time(settings, n);
-      while (small < MIN_MS && n < 6_000) small = time(settings, (n *= 2));
+      while (small < MIN_MS && n < 12_000) small = time(settings, (n *= 2));
       let large = time(settings, 4 * n);
       let ratio = Math.sqrt(large / Math.max(small, 0.5));
-      for (let retry = 0; retry < 3 && ratio > LIMIT; retry++) {
+      for (let retry = 0; retry < 3 && ratio > MESSAGES_LIMIT; retry++) {
         small = Math.min(small, time(settings, n));
         large = Math.min(large, time(settings, 4 * n));
         ratio = Math.sqrt(large / Math.max(small, 0.5));
       }
-      expect(ratio, `${small.toFixed(1)} -> ${large.toFixed(1)} ms from ${n} to ${4 * n} messages`).toBeLessThanOrEqual(LIMIT);
+      expect(ratio, `${small.toFixed(1)} -> ${large.toFixed(1)} ms from ${n} to ${4 * n} messages`).toBeLessThanOrEqual(MESSAGES_LIMIT);
     },
     60_000,
   );

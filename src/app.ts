@@ -110,7 +110,7 @@ function services(config: Config, repos: Repositories, guard: GuardDeps, streams
   const guardrailLocations = async (orgId: string, ids: string[]) => new Map((await guardrails.many(orgId, ids)).map((g) => [g._id, g.locations]));
   return {
     policies: policyService({ orgs, policies, guardrailLocations, projectsScreenedBy: (org, policyId) => projectsScreenedBy(projects, org, policyId) }),
-    policyDrafts: policyDraftService({ orgs, projects, guardrails, logs, prepare: prepareDetectors, requestTimeoutMs: config.requestTimeoutMs }),
+    policyDrafts: policyDraftService({ orgs, projects, guardrails, logs, judges: guard.judges, prepare: prepareDetectors, requestTimeoutMs: config.requestTimeoutMs }),
     projects: projectService({ orgs, policies, projects }),
     customGuardrails: customGuardrailService({ orgs, guardrails }),
     guard: guardService(guard, streams),

@@ -12,7 +12,12 @@ export interface LintItem {
   severity: "error" | "warning";
 }
 
-export function lintPolicy(r: Resolved): LintItem[] {
+/** The configured LLM judge, as far as the lint needs it; undefined when none is configured. */
+export interface LintJudge {
+  readsPoliciesInWords: boolean;
+}
+
+export function lintPolicy(r: Resolved, judge?: LintJudge): LintItem[] {
   const out: LintItem[] = [];
   const error = (message: string) => out.push({ message, severity: "error" });
   const warning = (message: string) => out.push({ message, severity: "warning" });
@@ -26,6 +31,11 @@ export function lintPolicy(r: Resolved): LintItem[] {
     if (!g) {
       error(`custom guardrail '${id}' does not exist in this organization; it screens nothing`);
       continue;
+    }
+    if (g.judge_policy && !judge?.readsPoliciesInWords) {
+      warning(
+        `custom guardrail '${id}' is written in words (judge_policy), which only a gpt-oss-safeguard judge applies, and ${judge ? "the configured judge's format does not read it" : "no judge is configured (PARAPET_JUDGE_URL)"}; it screens ${g.patterns.length ? "with its patterns only" : "nothing"}`,
+      );
     }
     g.patterns.forEach((source, i) => {
       const compiled = compilePattern(source);

@@ -19,7 +19,7 @@ import { screeningPolicyOf } from "./screening-policy.js";
 import { partsOf } from "../screening/parts.js";
 import { detectFnOf, type PrepareDetectors } from "../screening/registry.js";
 import { policyInputOf } from "../policies/convert.js";
-import { lintPolicy } from "./lint.js";
+import { lintPolicy, type LintJudge } from "./lint.js";
 import type { Resolved } from "./resolve.js";
 
 /** Logged requests screened when the request names no limit. */
@@ -30,6 +30,8 @@ export interface PolicyDraftServiceDeps {
   projects: Projects;
   guardrails: CustomGuardrails;
   logs: GuardLogs;
+  /** The LLM judge, when one is configured: the draft lint says when a guardrail in words would not be applied. */
+  judges?: LintJudge;
   /** Asynchronous pre-pass before screening (ONNX inference), as for /v2/guard. */
   prepare?: PrepareDetectors;
   /** The request deadline; screening many logs is the slowest read there is. */
@@ -141,7 +143,7 @@ export function policyDraftService(deps: PolicyDraftServiceDeps): ServiceImpl<ty
         danglingPolicyId: null,
         guardrails,
       } as unknown as Resolved;
-      const items = lintPolicy(resolved);
+      const items = lintPolicy(resolved, deps.judges);
       return { lint: { passed: !items.some((i) => i.severity === "error"), errors: items } };
     },
   };

@@ -137,7 +137,7 @@ export function guardService(deps: GuardDeps, streams: Pick<ServiceImpl<typeof G
     async checkPolicyHealth(req, ctx) {
       const org = await callerOrg(ctx, deps.orgs);
       const resolved = await resolvePolicy(deps, org, req.projectId);
-      const lint = lintPolicy(resolved);
+      const lint = lintPolicy(resolved, deps.judges);
       const hasErrors = lint.some((e) => e.severity === "error");
       return {
         status: hasErrors ? "error" : "ok",

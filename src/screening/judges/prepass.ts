@@ -77,6 +77,11 @@ export class JudgePrepass {
     this.model = judgeModelName(judge.settings);
   }
 
+  /** Whether the judge's format applies custom guardrails written in words (gpt-oss-safeguard's does). */
+  get readsPoliciesInWords(): boolean {
+    return this.judge.format.guardrailCall !== undefined;
+  }
+
   /** The service's fail mode, which a project's metadata may override. */
   get failMode(): FailMode {
     return this.judge.settings.failMode;

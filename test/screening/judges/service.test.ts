@@ -46,6 +46,17 @@ async function levels(server: TestServer, body: Record<string, unknown>): Promis
 }
 const notes = (body: any): string[] => body.dev_info.notes;
 
+/** The policy health and draft lint messages for a policy holding one guardrail written in words. */
+async function wordsLint(server: TestServer): Promise<{ health: string[]; draft: string[] }> {
+  const g = await server.rest("POST", "/v1/custom-guardrails", { name: `words ${Math.random()}`, judge_policy: "Flag anything about pricing." });
+  const policy = { name: `p ${Math.random()}`, default_threshold: "l2_very_likely", detectors: [], custom_guardrail_ids: [g.body.id] };
+  const created = await server.rest("POST", "/v1/policies", policy);
+  const health = await server.rest("POST", "/v2/policies/health", { project_id: await project(server, {}, created.body.id) });
+  const draft = await server.rest("POST", "/v2/policies/lint", policy);
+  const messages = (items: { message: string }[]) => items.map((i) => i.message).filter((m) => m.includes("written in words"));
+  return { health: messages(health.body.lint.errors), draft: messages(draft.body.errors) };
+}
+
 async function project(server: TestServer, metadata: Record<string, string>, policyId: string | null = null): Promise<string> {
   const res = await server.rest("POST", "/v1-beta/projects", { name: `p ${Math.random()}`, policy_id: policyId, action: "enforce", project_metadata: metadata });
   expect(res.status, JSON.stringify(res.body)).toBe(200);
@@ -329,11 +340,26 @@ describe("gpt-oss-safeguard and custom guardrails written in words", () => {
     expect(results.body.results).toEqual([expect.objectContaining({ detector_type: "custom_guardrail", custom_matched: true, result: "l1_confident" })]);
   });
 
+  it("the policy health and draft lint have nothing to say of a guardrail in words", async () => {
+    expect(await wordsLint(server)).toEqual({ health: [], draft: [] });
+  });
+
   it("a guardrail needs a pattern or a policy in words", async () => {
     const res = await server.rest("POST", "/v1/custom-guardrails", { name: "nothing" });
     expect(res.status).toBe(422);
     expect(JSON.stringify(res.body)).toMatch(/unless judge_policy gives the guardrail in words/);
   });
+});
+
+it("with a judge whose format does not read policies in words, the lint warns of a guardrail written in words", async () => {
+  const server = await startTestServer(judgeEnv("llama-guard-3"));
+  try {
+    const { health, draft } = await wordsLint(server);
+    expect(health).toEqual([expect.stringMatching(/only a gpt-oss-safeguard judge applies, and the configured judge's format does not read it; it screens nothing$/)]);
+    expect(draft).toEqual(health);
+  } finally {
+    await server.close();
+  }
 });
 
 it("without a judge, a guardrail written in words is not applied, and dev_info says so", async () => {
@@ -344,6 +370,9 @@ it("without a judge, a guardrail written in words is not applied, and dev_info s
     const body = await guard(server, { project_id: await project(server, {}, policy.body.id), ...user("pricing?") });
     expect(body.flagged).toBe(false);
     expect(notes(body)).toContain(`custom guardrail ${g.body.id}: written in words, which needs a gpt-oss-safeguard judge (PARAPET_JUDGE_URL); not applied`);
+    const { health, draft } = await wordsLint(server);
+    expect(health).toEqual([expect.stringMatching(/only a gpt-oss-safeguard judge applies, and no judge is configured \(PARAPET_JUDGE_URL\); it screens nothing$/)]);
+    expect(draft).toEqual(health);
   } finally {
     await server.close();
   }

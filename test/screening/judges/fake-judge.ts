@@ -3,7 +3,7 @@
 // in the judged text) or as a test scripts it: a status, a body that is not an
 // answer, an answer held back until the test releases it.
 import http from "node:http";
-import type { AddressInfo } from "node:net";
+import net, { type AddressInfo } from "node:net";
 
 export interface ChatRequestBody {
   model: string;
@@ -168,9 +168,13 @@ export async function startFakeJudge(handler: FakeHandler = modelAnswer): Promis
 
 /** A port nothing listens on: one the system just gave out and took back. */
 export async function closedPort(): Promise<number> {
-  const s = http.createServer();
-  await new Promise<void>((resolve) => s.listen(0, "127.0.0.1", resolve));
-  const { port } = s.address() as AddressInfo;
-  await new Promise<void>((resolve) => s.close(() => resolve()));
-  return port;
+  // Port 1 lies below the ephemeral range, so no server a test starts on port 0 can take it between
+  // this check and the judge's call (a port freed by closing a listener can be, on a busy machine).
+  const refused = await new Promise<boolean>((resolve) => {
+    const socket = net.connect(1, "127.0.0.1");
+    socket.once("connect", () => (socket.destroy(), resolve(false)));
+    socket.once("error", (err: NodeJS.ErrnoException) => resolve(err.code === "ECONNREFUSED"));
+  });
+  if (!refused) throw new Error("closedPort: something listens on 127.0.0.1:1; the closed-port tests need it closed");
+  return 1;
 }

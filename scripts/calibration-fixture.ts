@@ -5,18 +5,8 @@
 // file on every run (test/screening/calibration/calibrate.test.ts checks the committed one).
 import { writeFileSync } from "node:fs";
 import path from "node:path";
+import { rng } from "../training/prng.js";
 type Row = { text: string; label: 0 | 1; location?: string; language: string };
-
-function rng(seed: number) {
-  let a = seed >>> 0;
-  return () => {
-    a = (a + 0x6d2b79f5) >>> 0;
-    let t = a;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-}
 
 const benign: Record<string, string[]> = {
   en: [

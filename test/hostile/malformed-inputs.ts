@@ -10,6 +10,7 @@ import { GuardRequestSchema } from "../../gen/parapet/v1/guard_pb.js";
 import { httpRuleOf } from "../../src/api/http-rules.js";
 import { apiServices } from "../../src/server/routes.js";
 import { frame } from "../support/wire.js";
+import { mutated } from "../support/mutated.js";
 
 export type Transport = "rest" | "connect" | "connect-stream" | "grpc" | "grpc-web";
 
@@ -55,22 +56,6 @@ function wrongTypes(method: DescMethod): fc.Arbitrary<Uint8Array> {
   return fc.dictionary(fc.constantFrom(...names), anyJson, { minKeys: 1, maxKeys: 6 }).map((o) => enc.encode(JSON.stringify(o)));
 }
 
-/** Bytes of a valid body flipped, inserted, cut or truncated. */
-function mutated(base: Uint8Array): fc.Arbitrary<Uint8Array> {
-  const edit = fc.record({ at: fc.nat(), byte: fc.integer({ min: 0, max: 255 }), kind: fc.constantFrom("flip", "insert", "delete", "truncate") });
-  return fc.array(edit, { minLength: 1, maxLength: 6 }).map((edits) => {
-    let bytes = Array.from(base);
-    for (const e of edits) {
-      const at = bytes.length ? e.at % bytes.length : 0;
-      if (e.kind === "flip") bytes[at] = e.byte;
-      else if (e.kind === "insert") bytes.splice(at, 0, e.byte);
-      else if (e.kind === "delete") bytes.splice(at, 1);
-      else bytes = bytes.slice(0, at);
-    }
-    return Uint8Array.from(bytes);
-  });
-}
-
 const oversize = fc.integer({ min: 1, max: MAX_BODY_BYTES }).map((extra) => {
   const pad = "a".repeat(MAX_BODY_BYTES + extra);
   return enc.encode(JSON.stringify({ messages: [{ role: "user", content: pad }] }));
@@ -87,7 +72,7 @@ function restBodies(method: DescMethod): fc.Arbitrary<Encoded> {
   const json: Record<string, string> = { "content-type": "application/json" };
   return fc.oneof<fc.Arbitrary<Encoded>[]>(
     wrongTypes(method).map((body) => ({ body, headers: json, kind: "wrong types" })),
-    mutated(validGuardJson).map((body) => ({ body, headers: json, kind: "broken JSON" })),
+    mutated(validGuardJson, 6).map((body) => ({ body, headers: json, kind: "broken JSON" })),
     fc.uint8Array({ maxLength: 200 }).map((body) => ({ body, headers: json, kind: "random bytes" })),
     oversize.map((body) => ({ body, headers: json, kind: "oversize" })),
     // A small gzip body that inflates past the limit.
@@ -152,7 +137,7 @@ function restProbe(keys: Keys): fc.Arbitrary<Probe> {
 
 const rpcMethod = fc.constantFrom(...methods);
 const rpcPath = (m: DescMethod) => `/${m.parent.typeName}/${m.name}`;
-const binaryBodies = fc.oneof(mutated(validGuardBinary), fc.uint8Array({ maxLength: 300 }), fc.constant(Uint8Array.from([0x0a, 0xff])));
+const binaryBodies = fc.oneof(mutated(validGuardBinary, 6), fc.uint8Array({ maxLength: 300 }), fc.constant(Uint8Array.from([0x0a, 0xff])));
 
 /** Enveloped messages (gRPC, gRPC-Web, Connect streaming): wrong lengths, cut frames, unknown or compression flags without compression. */
 const envelopes = fc

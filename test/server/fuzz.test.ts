@@ -16,6 +16,7 @@ import { SystemService } from "../../gen/parapet/v1/system_pb.js";
 import { rpcPaths } from "../../src/server/routes.js";
 import { rpcClient, startTestServer, type TestServer } from "../support/server.js";
 import { connectError, frame, grpcError, h2Request } from "../support/wire.js";
+import { mutated } from "../support/mutated.js";
 
 const seed = Number(process.env.FUZZ_SEED ?? Math.floor(Math.random() * 2 ** 31));
 const numRuns = Number(process.env.FUZZ_RUNS ?? 600);
@@ -54,22 +55,6 @@ const validGuard = {
 };
 const validGuardBinary = toBinary(GuardRequestSchema, create(GuardRequestSchema, validGuard as never));
 
-/** A valid body with bytes flipped, inserted, cut or truncated. */
-function mutated(base: Uint8Array): fc.Arbitrary<Uint8Array> {
-  const edit = fc.record({ at: fc.nat(), byte: fc.integer({ min: 0, max: 255 }), kind: fc.constantFrom("flip", "insert", "delete", "truncate") });
-  return fc.array(edit, { minLength: 1, maxLength: 8 }).map((edits) => {
-    let bytes = Array.from(base);
-    for (const e of edits) {
-      const at = bytes.length ? e.at % bytes.length : 0;
-      if (e.kind === "flip") bytes[at] = e.byte;
-      else if (e.kind === "insert") bytes.splice(at, 0, e.byte);
-      else if (e.kind === "delete") bytes.splice(at, 1);
-      else bytes = bytes.slice(0, at);
-    }
-    return Uint8Array.from(bytes);
-  });
-}
-
 /** Deeply nested JSON of either kind, the shape that used to reach recursion limits. */
 const deepJson = fc
   .tuple(fc.integer({ min: 1, max: 400 }), fc.boolean())
@@ -84,12 +69,12 @@ const enc = new TextEncoder();
 const jsonBodies: fc.Arbitrary<Uint8Array> = fc.oneof(
   fc.jsonValue({ maxDepth: 4 }).map((v) => enc.encode(JSON.stringify(v))),
   fc.jsonValue({ maxDepth: 3 }).map((v) => enc.encode(JSON.stringify({ ...validGuard, ...(typeof v === "object" && v && !Array.isArray(v) ? v : { metadata: v }) }))),
-  mutated(enc.encode(JSON.stringify(validGuard))),
+  mutated(enc.encode(JSON.stringify(validGuard)), 8),
   deepJson.map((s) => enc.encode(s)),
   fc.uint8Array({ maxLength: 200 }),
   fc.string({ unit: "binary", maxLength: 200 }).map((s) => enc.encode(s)),
 );
-const binaryBodies: fc.Arbitrary<Uint8Array> = fc.oneof(mutated(validGuardBinary), fc.uint8Array({ maxLength: 300 }), fc.constant(Uint8Array.from([0x0a, 0xff])));
+const binaryBodies: fc.Arbitrary<Uint8Array> = fc.oneof(mutated(validGuardBinary, 8), fc.uint8Array({ maxLength: 300 }), fc.constant(Uint8Array.from([0x0a, 0xff])));
 const keys = () => fc.constantFrom(server.screeningKey, server.platformKey, "garbage", "", `${server.screeningKey}x`);
 
 function expectRestError(status: number, headers: Headers, text: string, what: string) {

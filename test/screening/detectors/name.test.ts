@@ -216,6 +216,22 @@ describe("pii/name: greetings, products, calendar words and data are not names",
     }
   });
 
+  it("does not take months, weekdays or countries in other languages", () => {
+    for (const text of [
+      "Am 6. Oktober 1973 begann der Krieg.",
+      "Das Treffen ist am Donnerstag im Mai 2024.",
+      "Wir fliegen im Juli nach Italien und Spanien.",
+      "Lucharon en Alemania y más tarde en Suecia.",
+      "Rapat diadakan pada tanggal 5 Maret di Belanda.",
+      "La réunion aura lieu en Allemagne, le 15 août.",
+    ]) {
+      expect(flagged(text), text).toEqual([]);
+    }
+    // A month that is also a given name is still a name when no number makes it a date.
+    expect(flagged("Mai Tran called about the invoice.")).toEqual(["Mai Tran"]);
+    expect(flagged("My name is Guadalupe Ruiz")).toEqual(["Guadalupe Ruiz"]);
+  });
+
   it("still finds the people in the same kinds of sentences", () => {
     expect(flagged("Mark is my brother.")).toEqual(["Mark"]);
     expect(flagged("Max called yesterday about the invoice.")).toEqual(["Max"]);

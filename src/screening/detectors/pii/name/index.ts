@@ -31,7 +31,7 @@ import { COMPANY_WORD_AFTER, dropFirms, isFirm } from "./firms.js";
 import { hasCue } from "./cues.js";
 import type { Kind } from "./kinds.js";
 import { isForeignFunctionWord, type LanguageCache, languageAt } from "./language.js";
-import { KNOWN_FIRMS, PLACES, TITLES } from "./lexicons.js";
+import { CALENDAR_WORDS, KNOWN_FIRMS, PLACES, TITLES } from "./lexicons.js";
 import { findRuns, isPlaceRun, isStreetName, type Run, sentenceStart } from "./runs.js";
 import { coordinate, scoreRun } from "./score.js";
 import { type Token, tokenize } from "./tokens.js";
@@ -102,6 +102,7 @@ function findNames(text: string): Finding[] {
       kinds = kinds.slice(0, -1);
     }
     if (rt.length === 0) continue;
+    if (rt.length === 1 && isDateWord(text, rt[0])) continue;
     if (blocked(rt[0].start, rt[rt.length - 1].end)) continue;
     const trimmed: Run = { tokens: rt, kinds };
     if (isPlaceRun(rt, kinds, text)) continue;
@@ -168,6 +169,11 @@ function afterDeterminer(text: string, start: number): boolean {
 function townAboveCountry(text: string, end: number): boolean {
   const m = /^[ \t,]*\n[\s>?*]*([\p{L}][\p{L} .'’&-]{1,40}?)[ \t]*(?:[\p{Lu}\d][\p{Lu}\d -]{1,9})?[ \t]*(?:\n|$)/u.exec(text.slice(end, end + 64));
   return m !== null && PLACES.has(m[1].toLowerCase().replace(/ & /g, " and "));
+}
+
+/** A month or weekday next to a number is a date even when it is also a given name: "am 6. Oktober 1973", "Mai 2024", "15 août". */
+function isDateWord(text: string, t: Token): boolean {
+  return CALENDAR_WORDS.has(t.key) && (/\d\.?\s{0,2}$/.test(text.slice(Math.max(0, t.start - 4), t.start)) || /^,?\s{0,2}\d/.test(text.slice(t.end, t.end + 4)));
 }
 
 function titledAt(text: string, tokens: Token[], at: number): boolean {

@@ -2,7 +2,7 @@
 // shape), a particle, an initial, a stop word, a place, an organisation
 // word, or an unknown capitalised word.
 import { LRUCache } from "lru-cache";
-import { COMMON, DEMONYMS, ENGLISH, GIVEN, ORG_WORDS, PARTICLES, PLACE_SUFFIX, PLACES, STOP, SURNAME } from "./lexicons.js";
+import { CALENDAR_WORDS, COMMON, DEMONYMS, ENGLISH, GIVEN, ORG_WORDS, PARTICLES, PLACE_SUFFIX, PLACES, STOP, SURNAME } from "./lexicons.js";
 import { isCap, isInitial, type Token } from "./tokens.js";
 
 const stripMarks = (s: string) => s.normalize("NFD").replace(/\p{M}/gu, "");
@@ -68,6 +68,8 @@ function computeKind(t: Token): Kind {
   if (/\p{Ll}\p{Lu}/u.test(t.raw) && !/^(?:Mc|Mac|Fitz|De|Di|Da|Du|La|Le|Van|Von|St)\p{Lu}\p{Ll}+$/u.test(t.raw.replace(/-.*$/, ""))) return "word";
   if (STOP.has(t.key) || DEMONYMS.has(t.key) || (t.key.endsWith("s") && DEMONYMS.has(t.key.slice(0, -1)))) return "stop";
   if (PLACES.has(t.key)) return "place";
+  // "Oktober", "Donnerstag", "Maret": a month or weekday that no name list holds.
+  if (CALENDAR_WORDS.has(t.key) && lexiconKind(t.key) === null) return "stop";
   const lex = lexiconKind(t.key);
   // A capitalised Cyrillic word inside Latin-script text is most often a name
   // written in its own script ("... but Ратибор just has to ..."); scored by the caller's context.

@@ -105,6 +105,39 @@ export const PLACES = new Set<string>();
     PLACES.add(extra);
 }
 
+// The languages pii/name meets outside English, for the names ICU knows in each: countries and regions
+// ("Italien", "Alemania", "Германия") and months and weekdays ("Oktober", "Donnerstag", "Maret"). German
+// capitalises them mid-sentence, other languages at a sentence's start, and both read as unknown
+// capitalised words, which pii/name reports. A word that is also a given name or a surname in the lexicon
+// ("Maurice", "Guadalupe", "Italia", "Mai") is left to the name rules (dates: see `isDateWord`).
+const NAME_LOCALES = "de fr es it pt nl ro tr id vi pl sv da nb fi cs sk hu hr sl sr lt lv et ru uk bg el ms sw af ca".split(" ");
+const isLexiconName = (w: string) => GIVEN.has(w) || SURNAME.has(w);
+for (const locale of NAME_LOCALES) {
+  const regions = new Intl.DisplayNames([locale], { type: "region" });
+  for (let i = 0; i < 26; i++) {
+    for (let j = 0; j < 26; j++) {
+      const code = String.fromCharCode(65 + i, 65 + j);
+      const region = regions.of(code)?.toLowerCase();
+      if (region && region !== code.toLowerCase() && !isLexiconName(region)) PLACES.add(region);
+    }
+  }
+}
+
+/** Month and weekday names, long forms, in English and NAME_LOCALES (lower case). */
+export const CALENDAR_WORDS = new Set<string>();
+for (const locale of ["en", ...NAME_LOCALES]) {
+  const months = new Intl.DateTimeFormat(locale, { month: "long", day: "numeric", timeZone: "UTC" });
+  const standalone = new Intl.DateTimeFormat(locale, { month: "long", timeZone: "UTC" });
+  const weekdays = new Intl.DateTimeFormat(locale, { weekday: "long", timeZone: "UTC" });
+  for (let m = 0; m < 12; m++) {
+    const day = new Date(Date.UTC(2021, m, 15));
+    for (const part of months.formatToParts(day)) if (part.type === "month") CALENDAR_WORDS.add(part.value.toLowerCase());
+    CALENDAR_WORDS.add(standalone.format(day).toLowerCase());
+  }
+  // 2021-01-03 was a Sunday: seven days from it name every weekday.
+  for (let d = 0; d < 7; d++) CALENDAR_WORDS.add(weekdays.format(new Date(Date.UTC(2021, 0, 3 + d))).toLowerCase());
+}
+
 // Nationalities and demonyms: capitalised in English, never a person's name.
 export const DEMONYMS = new Set(
   (

@@ -26,6 +26,7 @@ import type { Metrics } from "../observability/metrics.js";
 import { DeadlineExceededError, GuardrailLimitError, type Screening, type ScreeningPolicy } from "../screening/engine.js";
 import type { Part } from "../screening/parts.js";
 import { onModelThread } from "../screening/models/runtime.js";
+import { nativeCallWord, terminateBetweenNativeCalls, type NativeCallWord } from "../screening/native-calls.js";
 import { detectorLink, type DetectorOptions } from "../screening/registry.js";
 import type { WorkerData, WorkerJob, WorkerMessage, WorkerReply } from "./worker.js";
 
@@ -67,6 +68,7 @@ interface Slot {
   /** Jobs posted to the worker, and (written by the worker as it finishes each) jobs it finished. */
   sent: number;
   finished: Int32Array;
+  nativeCalls: NativeCallWord;
   /** Fires when the running job overran its deadline by the grace period. */
   watchdog?: NodeJS.Timeout;
 }
@@ -149,16 +151,17 @@ export class ScreeningPool {
 
   private spawn(): Slot {
     const finished = new Int32Array(new SharedArrayBuffer(4));
+    const nativeCalls = nativeCallWord();
     // Each worker reaches the model thread on a port of its own (docs/decisions.md#model-runtime); none while the thread
     // restarts, and a port once it runs again (reconnect).
     const modelLink = this.detectorOptions.models?.slots.length ? detectorLink() : undefined;
     const worker = new Worker(WORKER_ENTRY, {
-      workerData: { detectors: { ...this.detectorOptions, modelLink }, finished } satisfies WorkerData,
+      workerData: { detectors: { ...this.detectorOptions, modelLink }, finished, nativeCalls } satisfies WorkerData,
       transferList: modelLink?.port ? [modelLink.port] : [],
     });
     let markReady: () => void;
     const ready = new Promise<void>((resolve) => (markReady = resolve));
-    const slot: Slot = { worker, ready, loaded: false, jobs: [], sent: 0, finished };
+    const slot: Slot = { worker, ready, loaded: false, jobs: [], sent: 0, finished, nativeCalls };
     worker.on("message", (m: WorkerReply) => {
       if ("ready" in m) {
         slot.loaded = true;
@@ -286,7 +289,7 @@ export class ScreeningPool {
     this.requeue(slot);
     this.replaced++;
     this.replace(slot);
-    void slot.worker.terminate();
+    void terminateBetweenNativeCalls(slot.worker, slot.nativeCalls);
     this.dispatch();
   }
 
@@ -328,6 +331,6 @@ export class ScreeningPool {
     for (const queue of this.queues.values()) for (const job of queue) job.reject(overloaded("shutting down", 1));
     this.queues.clear();
     for (const s of this.slots) clearTimeout(s.watchdog);
-    await Promise.all(this.slots.map((s) => s.worker.terminate()));
+    await Promise.all(this.slots.map((s) => terminateBetweenNativeCalls(s.worker, s.nativeCalls)));
   }
 }

@@ -9,6 +9,7 @@ import { ModelDeadlineError, ModelUnavailableError } from "../screening/models/h
 import { detectFnOf } from "../screening/registry.js";
 import type { Part } from "../screening/parts.js";
 import { loadDetectors, prepareDetectors, reconnectDetectors, type DetectorOptions } from "../screening/registry.js";
+import { markNativeCalls, type NativeCallWord } from "../screening/native-calls.js";
 import { GuardrailCache } from "./guardrail-cache.js";
 
 export interface WorkerJob {
@@ -27,6 +28,8 @@ export interface WorkerData {
   detectors: DetectorOptions;
   /** Jobs this worker finished, counted here as each finishes: the pool reads it before the answer arrives. */
   finished: Int32Array;
+  /** Marks this worker's native calls, so that the pool ends it only between them (src/screening/native-calls.ts). */
+  nativeCalls: NativeCallWord;
 }
 
 export type WorkerReply =
@@ -36,7 +39,8 @@ export type WorkerReply =
 
 const port = parentPort!;
 const cache = new GuardrailCache();
-const { detectors, finished } = workerData as WorkerData;
+const { detectors, finished, nativeCalls } = workerData as WorkerData;
+markNativeCalls(nativeCalls);
 await loadDetectors(detectors);
 const reply = (m: WorkerReply) => port.postMessage(m);
 async function run(job: WorkerJob): Promise<void> {

@@ -7,6 +7,7 @@
 // here, with Unicode script properties, because CLD2 does not report it and because it stays
 // meaningful where no language can be named (a few letters, code, mixed text).
 import { createRequire } from "node:module";
+import { nativeCall } from "./native-calls.js";
 
 export interface LanguageId {
   /** ISO 639-1 code where the language has one ("en", "zh", "sw"), else CLD2's ISO 639-2/3 code ("ceb", "haw"); "und" when unknown. */
@@ -291,10 +292,10 @@ export function identifyLanguage(text: string, { reliableOnly = false } = {}): L
   // CLD2's own verdict first; only where it declines, its best-effort guess. The guess leans to
   // English ("La madre chiamò un ambulanza." comes back English) and reports itself reliable, so
   // it is never taken as reliable here.
-  let result = cld2.detect(sample, true, "", "", "", "", false);
+  let result = nativeCall(() => cld2.detect(sample, true, "", "", "", "", false));
   let cldReliable = result.reliable && result.languages.length > 0;
   if (!cldReliable && reliableOnly) return { lang: "und", script: scripts.script, confidence: 0, reliable: false };
-  if (!cldReliable) result = cld2.detect(sample, true, "", "", "", "", true);
+  if (!cldReliable) result = nativeCall(() => cld2.detect(sample, true, "", "", "", "", true));
   const top = result.languages[0];
   let lang = top ? (CODE_MAP[top.code] ?? top.code) : "und";
   let percent = top ? top.percent : 0;

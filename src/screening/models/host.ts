@@ -4,7 +4,8 @@
 import { MessageChannel, Worker, type MessagePort } from "node:worker_threads";
 import type { ModelSlot } from "./labels.js";
 import type { Windows } from "./windows.js";
-import type { DescribeReply, HostData, HostMessage, HostReady, Job, JobReply, SlotInfo } from "./worker.js";
+import { nativeCallWord, terminateBetweenNativeCalls, type NativeCallWord } from "../native-calls.js";
+import type { DescribeReply, HostData, HostMessage, HostReady, Job, JobReply, SlotInfo, ThreadData } from "./worker.js";
 
 // Compiled (dist/) the thread loads its JavaScript directly; from the
 // TypeScript sources (tests, tsx) it first registers tsx's loader.
@@ -119,6 +120,8 @@ export class HostClient {
 export class ModelHost {
   private constructor(
     private readonly worker: Worker,
+    /** The word marking the thread's calls into ONNX Runtime (src/screening/native-calls.ts); read by tests. */
+    readonly nativeCalls: NativeCallWord,
     readonly client: HostClient,
     readonly slots: SlotInfo[],
   ) {}
@@ -128,7 +131,8 @@ export class ModelHost {
    * checks. `crashed` is told why, should the thread end other than by close().
    */
   static async start(data: HostData, crashed?: (cause: string) => void): Promise<ModelHost> {
-    const worker = new Worker(ENTRY, { workerData: data });
+    const nativeCalls = nativeCallWord();
+    const worker = new Worker(ENTRY, { workerData: { ...data, nativeCalls } satisfies ThreadData });
     // Only the listeners added here are removed: Worker keeps its port referenced through listeners of its own.
     let listeners: { message: (m: HostReady) => void; error: (e: Error) => void; exit: (code: number) => void } | undefined;
     const ready = await new Promise<HostReady>((resolve, reject) => {
@@ -138,11 +142,11 @@ export class ModelHost {
       worker.off("message", listeners!.message).off("error", listeners!.error).off("exit", listeners!.exit);
     });
     if (!ready.ready) {
-      await worker.terminate();
+      await terminateBetweenNativeCalls(worker, nativeCalls);
       throw new HostStartError(ready.error, ready.failed);
     }
     const client = new HostClient(worker);
-    const host = new ModelHost(worker, client, ready.slots);
+    const host = new ModelHost(worker, nativeCalls, client, ready.slots);
     // An uncaught exception is followed by the exit: the exit fails what waits, with the exception as its cause.
     let error: string | undefined;
     worker.on("error", (err) => (error ??= `an uncaught exception: ${err.message.split("\n")[0]}`));
@@ -172,6 +176,6 @@ export class ModelHost {
   async close(): Promise<void> {
     this.worker.off("exit", this.onExit);
     this.client.fail(new ModelUnavailableError("the model thread was stopped"));
-    await this.worker.terminate();
+    await terminateBetweenNativeCalls(this.worker, this.nativeCalls);
   }
 }

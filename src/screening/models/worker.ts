@@ -9,12 +9,18 @@
 // next batch however many windows a large request has queued.
 import { parentPort, workerData, type MessagePort } from "node:worker_threads";
 import type { ModelSlot } from "./labels.js";
+import { markNativeCalls, nativeCallAsync, type NativeCallWord } from "../native-calls.js";
 import { ModelSession, type Device, type SessionSpec } from "./session.js";
 
 export interface HostData {
   slots: { slot: ModelSlot; spec: SessionSpec }[];
   device: Device;
   threads: number;
+}
+
+/** What the thread is started with: its host's data and the word that marks its native calls (src/screening/native-calls.ts). */
+export interface ThreadData extends HostData {
+  nativeCalls: NativeCallWord;
 }
 
 /** What each slot's graph turned out to be, for the threads that read its outputs. */
@@ -58,7 +64,8 @@ interface Pending {
 /** Windows considered for one batch; the session takes as many as fit (session.ts). */
 const MAX_PICKS = 64;
 
-const data = workerData as HostData;
+const data = workerData as ThreadData;
+markNativeCalls(data.nativeCalls);
 const sessions = new Map<ModelSlot, ModelSession>();
 const queues = new Map<ModelSlot, Pending[]>();
 const infos: SlotInfo[] = [];
@@ -89,7 +96,7 @@ async function runBatch(slot: ModelSlot, q: Pending[]): Promise<void> {
   for (const x of taken) x.p.next++;
   let rows: Float32Array[];
   try {
-    rows = await session.runBatch(taken.map((x) => x.p.windows[x.w]));
+    rows = await nativeCallAsync(() => session.runBatch(taken.map((x) => x.p.windows[x.w])));
   } catch (err) {
     const error = `inference failed: ${(err instanceof Error ? err.message : String(err)).split("\n")[0]}`;
     for (const p of new Set(taken.map((x) => x.p))) if (q.includes(p)) finish(p, { id: p.job.id, error });
@@ -160,7 +167,7 @@ function serve(port: MessagePort): void {
 async function start(): Promise<void> {
   try {
     for (const { slot, spec } of data.slots) {
-      const s = await ModelSession.create(spec, { device: data.device, threads: data.threads });
+      const s = await nativeCallAsync(() => ModelSession.create(spec, { device: data.device, threads: data.threads }));
       sessions.set(slot, s);
       queues.set(slot, []);
       infos.push({ slot, outputs: s.outputs, probabilities: s.probabilities });

@@ -1,0 +1,83 @@
+// Ending a worker thread only between native calls. Worker.terminate() stops
+// a thread wherever it is; when that is inside a native addon built with C++
+// exceptions (cld's CLD2 binding, onnxruntime-node), the addon's next call
+// into Node-API fails, the failure is thrown as a C++ Napi::Error nothing
+// catches, and std::terminate aborts the whole process, not just the thread.
+// So each thread that makes such calls marks them in a shared word, and the
+// thread that ends it waits until the word says no call is running, then
+// claims it so that no new call starts, then terminates.
+import type { Worker } from "node:worker_threads";
+
+const IDLE = 0;
+const INSIDE = 1;
+const STOPPING = 2;
+
+/** A thread's native-call word, shared with the thread that may end it. */
+export type NativeCallWord = Int32Array;
+
+export function nativeCallWord(): NativeCallWord {
+  return new Int32Array(new SharedArrayBuffer(4));
+}
+
+/** Thrown instead of starting a native call in a thread that is being ended. */
+export class ThreadStoppingError extends Error {
+  constructor() {
+    super("this thread is being stopped");
+  }
+}
+
+let own: NativeCallWord | undefined;
+
+/** Called once by a worker thread's entry with the word its creator holds. */
+export function markNativeCalls(word: NativeCallWord): void {
+  own = word;
+}
+
+function enter(): void {
+  if (own && Atomics.compareExchange(own, 0, IDLE, INSIDE) !== IDLE) throw new ThreadStoppingError();
+}
+
+function leave(): void {
+  if (!own) return;
+  Atomics.store(own, 0, IDLE);
+  Atomics.notify(own, 0);
+}
+
+/** Runs a synchronous native call, marked. */
+export function nativeCall<T>(call: () => T): T {
+  enter();
+  try {
+    return call();
+  } finally {
+    leave();
+  }
+}
+
+/** Runs a native call that settles a promise (onnxruntime-node's run defers the synchronous call to setImmediate), marked until it settles. */
+export async function nativeCallAsync<T>(call: () => Promise<T>): Promise<T> {
+  enter();
+  try {
+    return await call();
+  } finally {
+    leave();
+  }
+}
+
+// Atomics.waitAsync is in Node 16 and later; TypeScript's ES2022 library does not declare it.
+type WaitAsync = (word: Int32Array, index: number, value: number, timeoutMs?: number) => { async: false; value: string } | { async: true; value: Promise<string> };
+const waitAsync = (Atomics as unknown as { waitAsync: WaitAsync }).waitAsync;
+
+/**
+ * Terminates `worker` once it is outside native calls. A call still running after `maxWaitMs` (a graph that never returns)
+ * is not waited for further: the thread is terminated anyway, which is what a stuck thread needs.
+ */
+export async function terminateBetweenNativeCalls(worker: Worker, word: NativeCallWord, maxWaitMs = 10_000): Promise<number> {
+  const until = Date.now() + maxWaitMs;
+  while (Atomics.compareExchange(word, 0, IDLE, STOPPING) === INSIDE) {
+    const left = until - Date.now();
+    if (left <= 0) break;
+    const waited = waitAsync(word, 0, INSIDE, left);
+    if (waited.async) await waited.value;
+  }
+  return worker.terminate();
+}

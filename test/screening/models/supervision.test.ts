@@ -11,7 +11,8 @@ import { Writable } from "node:stream";
 import type { Worker } from "node:worker_threads";
 import { pino } from "pino";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { modelThreadForTests, modelThreadState } from "../../../src/screening/models/runtime.js";
+import { modelThreadForTests, modelThreadState, onModelThread } from "../../../src/screening/models/runtime.js";
+import type { ModelThreadEvent } from "../../../src/screening/models/supervisor.js";
 import { startTestServer, type TestServer } from "../../support/server.js";
 import { fixture } from "./support.js";
 
@@ -52,9 +53,20 @@ async function screensWithModel(...contents: string[]): Promise<void> {
   expect(res.body.dev_info.model_version).toContain("prompt_attack:unigram-attack");
 }
 
-/** Waits for the restart the metric counts, after `before`. */
-async function restarted(before: number): Promise<void> {
-  for (let i = 0; i < 200 && (await restarts()) === before; i++) await new Promise((r) => setTimeout(r, 50));
+/** The supervisor's next event of a kind: asked for before the crash, so that a quick one is not missed; no bound but the test's. */
+function next(kind: ModelThreadEvent["kind"]): Promise<ModelThreadEvent> {
+  return new Promise((resolve) => {
+    const off = onModelThread((e) => {
+      if (e.kind !== kind) return;
+      off();
+      resolve(e);
+    });
+  });
+}
+
+/** Waits for the restart (`up`: the event asked for before the crash), which the metric counts after `before`. */
+async function restarted(before: number, up: Promise<ModelThreadEvent>): Promise<void> {
+  await up;
   expect(await restarts()).toBe(before + 1);
   expect(modelThreadState()).toBe("up");
 }
@@ -83,6 +95,7 @@ describe("a model thread that crashes", () => {
   it("answers the request it was running 503 with Retry-After, restarts, and screens the next one with the model", async () => {
     await screensWithModel(attack());
     const before = await restarts();
+    const up = next("restarted");
     // The thread crashes on a message it cannot read, sent just ahead of the main thread's job: that
     // request is in flight when the thread dies, and it dies in JavaScript, between inferences.
     const thread: Worker = modelThreadForTests()!;
@@ -95,7 +108,7 @@ describe("a model thread that crashes", () => {
     // Arriving while the thread restarts: 503 at once too (or screened, should the restart be done).
     const during = await guard(attack());
     if (during.status !== 200) expect503(during);
-    await restarted(before);
+    await restarted(before, up);
     await screensWithModel(attack());
     expect(logged.find((l) => l.msg.startsWith("model thread crashed"))?.cause).toMatch(/^an uncaught exception: job\.lengths is not iterable/);
     expect(logged.some((l) => l.msg === "model thread restarted")).toBe(true);
@@ -104,12 +117,13 @@ describe("a model thread that crashes", () => {
   it("answers a screening worker's request caught by the crash 503, and hands the worker a new port", async () => {
     await screensWithModel(filler(), attack());
     const before = await restarts();
+    const up = next("restarted");
     // A large request, screened on the worker: the thread ends while the worker tokenizes or runs it.
     const large = guard(filler(20_000), attack());
     await new Promise((r) => setTimeout(r, 50));
     crash(modelThreadForTests()!);
     expect503(await large);
-    await restarted(before);
+    await restarted(before, up);
     // The worker screens with the model again, through the port the pool handed it after the restart.
     await screensWithModel(filler(), attack());
   });
@@ -124,8 +138,10 @@ describe("a model thread that keeps failing to start", () => {
       expect((await other.rest("GET", "/readyz", undefined, null)).status).toBe(200);
       // The graph is gone: every restart fails to load it (five tries, 0.1 s to 1.6 s apart).
       rmSync(path.join(dir, "onnx"), { recursive: true });
+      const gaveUp = next("gave_up");
+      // An idle thread (nothing screened since start-up): a terminate cannot land inside a graph run.
       await modelThreadForTests()!.terminate();
-      for (let i = 0; i < 200 && modelThreadState() !== "stopped"; i++) await new Promise((r) => setTimeout(r, 50));
+      expect(await gaveUp).toMatchObject({ failedStarts: 5 });
       expect(modelThreadState()).toBe("stopped");
       expect(await other.rest("GET", "/readyz", undefined, null)).toMatchObject({ status: 503, body: { status: "models_unavailable" } });
       const res = await other.rest("POST", "/v2/guard", { messages: [{ role: "user", content: attack() }] }, other.screeningKey);

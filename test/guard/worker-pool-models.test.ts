@@ -5,7 +5,7 @@ import type { Worker } from "node:worker_threads";
 import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest";
 import { ScreeningPool } from "../../src/guard/worker-pool.js";
 import type { ScreeningPolicy } from "../../src/screening/engine.js";
-import { modelThreadForTests, modelThreadState } from "../../src/screening/models/runtime.js";
+import { modelThreadForTests, modelThreadState, onModelThread } from "../../src/screening/models/runtime.js";
 import { loadDetectors, releaseDetectors } from "../../src/screening/registry.js";
 import { fixture, settings } from "../screening/models/support.js";
 
@@ -46,12 +46,16 @@ describe("a screening worker replaced after it died", () => {
   it("receives its port once the model thread that was restarting runs again", async () => {
     pool = new ScreeningPool(1, undefined, options);
     await pool.ready();
+    // Asked for before the thread ends, so that a quick restart is not missed.
+    const up = new Promise<void>((resolve) => {
+      const off = onModelThread((e) => e.kind === "restarted" && (off(), resolve()));
+    });
     await modelThreadForTests()!.terminate();
     expect(modelThreadState()).toBe("restarting");
     // Replaced while the model thread is down: it starts without a port.
     await workerOf(pool).terminate();
     await pool.ready();
-    for (let i = 0; i < 200 && modelThreadState() !== "up"; i++) await new Promise((r) => setTimeout(r, 50));
+    await up;
     expect(modelThreadState()).toBe("up");
     // The port is posted to the worker as the thread comes up; a job sent after it uses it.
     expect(await modelOutcome(pool)).toMatchObject({ model: "unigram-attack", matched: true });

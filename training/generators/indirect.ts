@@ -30,8 +30,16 @@ interface LanguageTable {
   filler: string[];
 }
 
+/** Instructions about the reader's own answer (no addressee): what it must say, link, leave out, run. */
+interface AnswerTable {
+  frames: string[];
+  human: string[];
+  [slot: string]: string[];
+}
+
 interface IndirectTables {
   slots: Slots;
+  answer: Record<string, AnswerTable>;
   containers: string[];
   titles: string[];
   languages: Record<string, LanguageTable>;
@@ -44,6 +52,7 @@ interface IndirectTables {
     links: string[];
     phish: string[];
     vocative: string[];
+    persona: Record<"openers" | "role" | "rules" | "tasks" | "lang", string[]>;
   };
 }
 
@@ -82,8 +91,10 @@ function contain(r: Rng, body: string): string {
 
 /** Two or three filler sentences of the language, with the extra sentence at a random place. */
 function body(r: Rng, t: LanguageTable, lang: string, extra?: string): string {
-  const sentences = [fillSlots(r, pick(r, t.filler), tables.slots), fillSlots(r, pick(r, t.filler), tables.slots)];
-  if (r() < 0.5) sentences.push(fillSlots(r, pick(r, t.filler), tables.slots));
+  const count = Math.min(t.filler.length, r() < 0.5 ? 3 : 2);
+  const start = Math.floor(r() * t.filler.length);
+  // Consecutive entries from a random start: no sentence twice.
+  const sentences = Array.from({ length: count }, (_, k) => fillSlots(r, t.filler[(start + k) % t.filler.length], tables.slots));
   if (extra) sentences.splice(Math.floor(r() * (sentences.length + 1)), 0, extra);
   const join = NO_SPACE.has(lang) ? "" : r() < 0.6 ? " " : "\n";
   return sentences.join(join);
@@ -133,6 +144,30 @@ export function generateIndirectData(r: Rng, n = 1): GeneratedText[] {
         });
     });
   }
+  // Directives about the answer hidden in data, with the same containers carrying requests about a person's reply.
+  for (const [lang, a] of Object.entries(tables.answer)) {
+    const t = tables.languages[lang];
+    const slots: Slots = { ...tables.slots, ...a };
+    const perFrame = Math.round((lang === "en" ? 24 : 16) * n);
+    a.frames.forEach((frame, f) => {
+      for (let k = 0; k < perFrame; k++) {
+        // Slots inside slots (a goal naming {domain}): filled twice.
+        const directive = fillSlots(r, fillSlots(r, frame, slots), slots);
+        const location = r() < 0.9 ? "tool::content" : "assistant::content";
+        out.push({ text: contain(r, body(r, t, lang, directive)), label: 1, group: `gen:answerdirective:${lang}:${f}`, location, kind: "indirect_answer" });
+      }
+    });
+    a.human.forEach((h, i) => {
+      for (let k = 0; k < 8 * n; k++)
+        out.push({
+          text: contain(r, body(r, t, lang, fillSlots(r, h, tables.slots))),
+          label: 0,
+          group: `gen:answerhuman:${lang}:${i}`,
+          location: "tool::content",
+          kind: "document_human",
+        });
+    });
+  }
   const u = tables.user;
   const userSlots: Slots = { ...tables.slots, quote: u.quotes, variety: u.variety, phish: u.phish };
   const userRows = (list: string[], name: string, count: number, tool = 0) =>
@@ -147,5 +182,14 @@ export function generateIndirectData(r: Rng, n = 1): GeneratedText[] {
   userRows(u.polite, "polite_imperative", 4);
   userRows(u.links, "message_with_link", 6, 0.4);
   userRows(u.vocative, "user_vocative", 4);
+  // Role prompts people write for their own assistant: a persona with house rules, no rule taken away.
+  const p = u.persona;
+  p.openers.forEach((opener, i) => {
+    for (let k = 0; k < 10 * n; k++) {
+      const rules = [pick(r, p.rules), pick(r, p.rules)].filter((x, j, all) => all.indexOf(x) === j);
+      const text = [fillSlots(r, opener, p), ...rules.map((x) => fillSlots(r, x, p)), pick(r, p.tasks)].join(r() < 0.5 ? " " : "\n");
+      out.push({ text, label: 0, group: `gen:persona:${i}`, location: "user::content", kind: "persona_prompt" });
+    }
+  });
   return out;
 }

@@ -53,6 +53,7 @@ interface IndirectTables {
     phish: string[];
     vocative: string[];
     persona: Record<"openers" | "role" | "rules" | "tasks" | "lang", string[]>;
+    spec: Record<string, string[]>;
   };
 }
 
@@ -189,6 +190,17 @@ export function generateIndirectData(r: Rng, n = 1): GeneratedText[] {
       const rules = [pick(r, p.rules), pick(r, p.rules)].filter((x, j, all) => all.indexOf(x) === j);
       const text = [fillSlots(r, opener, p), ...rules.map((x) => fillSlots(r, x, p)), pick(r, p.tasks)].join(r() < 0.5 ? " " : "\n");
       out.push({ text, label: 0, group: `gen:persona:${i}`, location: "user::content", kind: "persona_prompt" });
+    }
+  });
+  // Long structured task prompts (a role, a task, rules, an output format): what people paste from their
+  // prompt libraries, and what a model that learned "instructions with structure = attack" flags.
+  const sp = u.spec;
+  sp.roles.forEach((role, i) => {
+    for (let k = 0; k < 40 * n; k++) {
+      const rules = [pick(r, sp.rules), pick(r, sp.rules), pick(r, sp.rules)].filter((x, j, all) => all.indexOf(x) === j);
+      const parts = [pick(r, sp.heads) + role, pick(r, sp.taskHeads) + pick(r, sp.tasks), pick(r, sp.ruleHeads) + rules.join("\n")];
+      if (r() < 0.6) parts.push(pick(r, sp.outputHeads) + pick(r, sp.outputs));
+      out.push({ text: fillSlots(r, parts.join("\n"), sp), label: 0, group: `gen:taskspec:${i}`, location: "user::content", kind: "task_spec" });
     }
   });
   return out;

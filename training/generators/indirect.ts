@@ -169,6 +169,12 @@ export function generateIndirectData(r: Rng, n = 1): GeneratedText[] {
         });
     });
   }
+  userNegatives(r, n, out);
+  return out;
+}
+
+/** User-side negatives: attack talk, translation, self-corrections, links, vocatives, role and task prompts. */
+function userNegatives(r: Rng, n: number, out: GeneratedText[]): void {
   const u = tables.user;
   const userSlots: Slots = { ...tables.slots, quote: u.quotes, variety: u.variety, phish: u.phish };
   const userRows = (list: string[], name: string, count: number, tool = 0) =>
@@ -203,5 +209,4 @@ export function generateIndirectData(r: Rng, n = 1): GeneratedText[] {
       out.push({ text: fillSlots(r, parts.join("\n"), sp), label: 0, group: `gen:taskspec:${i}`, location: "user::content", kind: "task_spec" });
     }
   });
-  return out;
 }

@@ -5,6 +5,7 @@
 // rebuild the same splits.
 import { corporaDir, LEARNED_CORPUS_FILES, readJsonl } from "./corpora.js";
 import { combinedFingerprint, corpusDigests } from "./corpora-fingerprint.js";
+import { generateIndirectData } from "./generators/indirect.js";
 import { generateMultilingualPromptData } from "./generators/multilingual.js";
 import { generatePromptData } from "./generators/prompts.js";
 import { generateShortRequests } from "./generators/short-requests.js";
@@ -27,7 +28,7 @@ import { nearDuplicateKey, splitOf, type Split } from "./split.js";
 
 export const SEED = 20261122;
 /** Bumped when a generator changes, so the fingerprint says the training data changed. */
-export const GENERATOR_VERSION = 12;
+export const GENERATOR_VERSION = 13;
 
 export interface TextExample {
   text: string;
@@ -155,6 +156,7 @@ export function promptAttackData(seed = SEED): TextExample[] {
     ...generateMultilingualPromptData(rng(seed + 11)),
     ...generateSuffixData(rng(seed + 12)),
     ...generateShortRequests(rng(seed + 13)),
+    ...generateIndirectData(rng(seed + 14)),
   ].map((g) => ({
     text: g.text,
     label: g.label,

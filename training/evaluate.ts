@@ -17,7 +17,10 @@ import { CATEGORIES } from "./generators/moderation.js";
 import { CRUD, definitionText } from "./generators/tools.js";
 import {
   ATTACK_PROBES,
+  ATTACK_TALK_PROBES,
   BENIGN_PROMPT_PROBES,
+  CLEAN_DOCUMENT_PROBES,
+  INDIRECT_ATTACK_PROBES,
   HARMFUL_MULTILINGUAL_PROBES,
   HARMFUL_PROBES,
   SAFE_MULTILINGUAL_PROBES,
@@ -85,11 +88,13 @@ export function levelMetrics(levels: Level[], labels: number[]): LevelMetrics {
 
 /** The hand-written probes, through the detectors themselves (language gate included), on text normalized as the engine does. */
 function probeResults(): ProbeResult[] {
-  const flaggedBy = (types: readonly string[]) => (text: string) => {
-    const normalized = normalizeText(text).text;
-    const part: Part = { location: "user::content", messageId: 0, text };
-    return types.some((t) => levelRank[detectFnOf(t)!(normalized, part, { type: t, location: part.location }, { parts: [part] }).level] <= levelRank.l4_less_likely);
-  };
+  const flaggedBy =
+    (types: readonly string[], location: Part["location"] = "user::content") =>
+    (text: string) => {
+      const normalized = normalizeText(text).text;
+      const part: Part = { location, messageId: 0, text };
+      return types.some((t) => levelRank[detectFnOf(t)!(normalized, part, { type: t, location: part.location }, { parts: [part] }).level] <= levelRank.l4_less_likely);
+    };
   const attack = flaggedBy(["prompt_attack"]);
   const harmful = flaggedBy(CATEGORIES.map((c) => `moderated_content/${c}`));
   const probe = (name: string, isHarmful: boolean, texts: string[], flags: (t: string) => boolean): ProbeResult => ({
@@ -103,6 +108,9 @@ function probeResults(): ProbeResult[] {
     probe("prompt_attack: attacks, 9 languages", true, texts(ATTACK_PROBES), attack),
     probe("prompt_attack: benign, 9 languages", false, texts(BENIGN_PROMPT_PROBES), attack),
     probe("prompt_attack: short everyday requests, 8 languages", false, texts(SHORT_REQUEST_PROBES), attack),
+    probe("prompt_attack: injected tool results, 8 languages", true, texts(INDIRECT_ATTACK_PROBES), flaggedBy(["prompt_attack"], "tool::content")),
+    probe("prompt_attack: clean tool results, 6 languages", false, texts(CLEAN_DOCUMENT_PROBES), flaggedBy(["prompt_attack"], "tool::content")),
+    probe("prompt_attack: talk about attacks, 6 languages", false, texts(ATTACK_TALK_PROBES), attack),
     probe("moderated_content: harmful, English", true, HARMFUL_PROBES, harmful),
     probe("moderated_content: safe, English", false, SAFE_PROBES, harmful),
     probe("moderated_content: harmful, 8 languages", true, texts(HARMFUL_MULTILINGUAL_PROBES), harmful),

@@ -1,7 +1,7 @@
 // The text models' recipes, shared by `npm run train` (the shipped models) and
 // the cross-source evaluation (its round models), so that what is measured is
 // how the shipped models are made.
-import { textFeatures, type TextFeatures } from "../src/screening/detectors/learned/runtime/features.js";
+import { DATA_LOCATIONS, dataFeatures, textFeatures, type TextFeatures } from "../src/screening/detectors/learned/runtime/features.js";
 import { identifyLanguage } from "../src/screening/language.js";
 import { normalizeText } from "../src/screening/normalize.js";
 import { SEED, moderationData, promptAttackData, type ModerationExample, type TextExample } from "./datasets.js";
@@ -48,9 +48,13 @@ const MODERATION_BUDGETS: FprBudgets = {
 
 export function promptAttackCorpus(): TextCorpus<TextExample> {
   const rows = promptAttackData();
+  const base = featuresOf(rows);
+  // As the detector reads them: text that arrives as data carries the data-location features.
+  const feats = base.feats.map((f, i) => (DATA_LOCATIONS.has(rows[i].location) ? dataFeatures(f, TEXT_BITS) : f));
   return {
     rows,
-    ...featuresOf(rows),
+    ...base,
+    feats,
     recipes: [
       {
         name: "prompt_attack",

@@ -8,14 +8,23 @@ import type { Part } from "../../parts.js";
 import { isAllowedTool } from "./agent-tools/allowed-tools.js";
 import { withoutEvidence } from "./runtime/language-gate.js";
 import { models, PROMPT_ATTACK_LOCATIONS } from "./runtime/models.js";
+import { dataFeatures, DATA_LOCATIONS, type TextFeatures } from "./runtime/features.js";
 import { cachedFeatures, headScore, textDetection } from "./runtime/text-scoring.js";
+
+/** Data-location features of a text, kept with its cached features (runtime/features.ts#dataFeatures). */
+const asData = new WeakMap<TextFeatures, TextFeatures>();
 
 function builtIn(text: string, part: Part): Detection {
   const m = models().promptAttack;
   const unscored = withoutEvidence(m, text);
   if (unscored) return unscored;
   const head = m.heads.get("prompt_attack")!;
-  const f = cachedFeatures(text, m.bits);
+  let f = cachedFeatures(text, m.bits);
+  if (DATA_LOCATIONS.has(part.location)) {
+    let d = asData.get(f);
+    if (!d) asData.set(f, (d = dataFeatures(f, m.bits)));
+    f = d;
+  }
   return textDetection(headScore(m, "prompt_attack", f, text.length), f, head.locations?.[part.location] ?? head.thresholds);
 }
 

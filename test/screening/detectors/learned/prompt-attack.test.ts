@@ -7,7 +7,7 @@ import { pathToFileURL } from "node:url";
 import { afterAll, describe, expect, it } from "vitest";
 import { DEFAULT_MODELS_DIR, type Manifest } from "../../../../src/screening/detectors/learned/runtime/model-store.js";
 import { loadModels } from "../../../../src/screening/detectors/learned/runtime/models.js";
-import { SHORT_REQUEST_PROBES } from "../../../../training/probes.js";
+import { ATTACK_TALK_PROBES, CLEAN_DOCUMENT_PROBES, INDIRECT_ATTACK_PROBES, SHORT_REQUEST_PROBES } from "../../../../training/probes.js";
 import { assistant, atLeast, flagged, run, toolDefinition, toolResult, user } from "./support.js";
 
 const tagged = (s: string) => [...s].map((c) => String.fromCodePoint(0xe0000 + c.charCodeAt(0))).join("");
@@ -50,6 +50,28 @@ describe("prompt_attack on user::content", () => {
       expect(flagged(run("prompt_attack", user(text)).level)).toBe(false);
     });
   }
+});
+
+// Issue 27: instructions addressed to the AI inside tool results, in several languages, against documents with
+// instructions to people and texts that talk about attacks. The probes are hand-written and never trained on.
+describe("prompt_attack on instructions addressed to the AI inside data", () => {
+  // The shipped models flag 7 of 16 and 0 of 12 (2 and 4 before, 2026-11-27), with a little room for retraining.
+  const MIN_INDIRECT = 6;
+  const MAX_TALK_FLAGGED = 1;
+  const flaggedAt = (rows: { text: string }[], part: (t: string) => Parameters<typeof run>[1]) =>
+    rows.filter((p) => flagged(run("prompt_attack", part(p.text)).level)).map((p) => p.text.slice(0, 60));
+  it("flags most injected tool results (issue target: 0.60)", () => {
+    const caught = flaggedAt(INDIRECT_ATTACK_PROBES, (t) => toolResult(t, "fetch"));
+    expect(caught.length, caught.join(" | ")).toBeGreaterThanOrEqual(MIN_INDIRECT);
+  });
+  it("leaves clean documents with instructions to people alone", () => {
+    const wrong = flaggedAt(CLEAN_DOCUMENT_PROBES, (t) => toolResult(t, "fetch"));
+    expect(wrong.length, wrong.join(" | ")).toBeLessThanOrEqual(0);
+  });
+  it("does not flag people who discuss, quote or translate attacks, or correct themselves", () => {
+    const wrong = flaggedAt(ATTACK_TALK_PROBES, user);
+    expect(wrong.length, wrong.join(" | ")).toBeLessThanOrEqual(MAX_TALK_FLAGGED);
+  });
 });
 
 describe("prompt_attack on short everyday requests", () => {

@@ -13,6 +13,8 @@ import { foldText } from "./text-views.js";
 
 /** Word start: `${B}` only knows ASCII letters ("übergehe", "à partir"). */
 const B = "(?<![\\p{L}\\p{N}_])";
+/** Word end, for the same reason. */
+const E = "(?![\\p{L}\\p{N}_])";
 /** A bounded run of words between two parts of a cue (Latin scripts). */
 const GAP = "(?:[\\p{L}\\p{M}'’-]+\\s+){0,4}?";
 /** The same for scripts written without spaces. */
@@ -73,9 +75,22 @@ const CUES: Record<string, string[]> = {
     `(?:^|\\n)\\s*(?:#{1,4}\\s*)?(?:system|assistant|instruction|new\\s+instructions?|admin|developer)\\s*(?:message|prompt|note|override)?\\s*[:：]`,
     `${B}(?:end\\s+of\\s+(?:document|context|user\\s+input|data)|answer\\s*:\\s*(?:task\\s+)?(?:complete|done)|task\\s+(?:complete|completed|finished)[.!]?\\s*(?:now|next))`,
   ],
-  // Words addressed to the model that reads the data.
+  // Words addressed to the model that reads the data: a note for it, "if you are an AI", agents told what they
+  // must do. A user talking to their assistant ("hey assistant, ...") is not this shape.
   addressee: [
-    `${B}(?:(?:dear|hey|hi|attention|note\\s+to(?:\\s+the)?|to\\s+the|instructions?\\s+for(?:\\s+the)?)\\s+(?:ai|assistant|model|llm|language\\s+model|chatbot|agent|gpt|claude|bot)|(?:ai|llm)\\s+(?:assistant|agent|model)\\s+(?:reading|processing|summari[sz]ing|parsing)|if\\s+you\\s+are\\s+an?\\s+(?:ai|llm|language\\s+model|assistant|agent)|as\\s+an\\s+ai\\s+(?:assistant\\s+)?(?:reading|processing))`,
+    `${B}(?:(?:dear|hey|hi|attention|note\\s+to(?:\\s+the)?|to\\s+the|instructions?\\s+for(?:\\s+the)?)\\s+(?:ai|assistant|model|llm|language\\s+model|chatbot|agent|gpt|claude|bot)|(?:ai|llm)\\s+(?:assistant|agent|model)s?\\s+(?:reading|processing|summari[sz]ing|parsing|reviewing|screening|handling)|if\\s+you\\s+are\\s+an?\\s+(?:ai|llm|language\\s+model|assistant|agent)|as\\s+an\\s+ai\\s+(?:assistant\\s+)?(?:reading|processing))`,
+    `${B}(?:note|message|instructions?|reminder|notice|request)\\s+(?:to|for)\\s+(?:the\\s+|any\\s+|all\\s+)?(?:ai|llm|gpt|copilot|chatbot|bot|(?:ai\\s+|coding\\s+|email\\s+|autonomous\\s+)?(?:agent|assistant)|(?:language\\s+)?model|summari[sz]er|screener|reviewer\\s+bot)s?${E}`,
+    `${B}(?:any|all|every)\\s+(?:(?:ai|llm|automated|autonomous)\\s+)?(?:assistant|agent|model|bot|chatbot|summari[sz]er|screener|copilot|llm|ai)s?\\s+(?:that\\s+|which\\s+|who\\s+)?(?:reads?|reading|process(?:es|ing)?|pars(?:es|ing)|summari[sz](?:es|ing)|reviews?|reviewing|screens?|screening|sees?|handles?|handling|must|should)${E}`,
+    `${B}if\\s+you\\s+are\\s+(?:an?\\s+)?(?:ai|llm|gpt|copilot|chatbot|bot|automated|autonomous|summari[sz]er|screener)${E}`,
+    `(?:^|[\\n.!?;>(\\[*-])\\s*(?:(?:dear|hey|hi|hello|attention|attn)\\s+)?(?:ai|llm)\\s+(?:assistant|agent|model|reviewer|screener|summari[sz]er|system|bot)s?\\s*[:,]`,
+    `${B}(?:the|this)\\s+(?:ai|llm|ai\\s+assistant|ai\\s+agent|assistant|agent)\\s+(?:must|shall|is\\s+(?:instructed|required|authori[sz]ed)\\s+to|needs\\s+to|has\\s+to)${E}`,
+    `${B}(?:hinweis|nachricht|anweisung|anweisungen|notiz)\\s+(?:für|an)\\s+(?:die\\s+|den\\s+|das\\s+|alle\\s+)?(?:ki|ki-\\p{L}+|assistent\\p{L}*|agent\\p{L}*|sprachmodell\\p{L}*|bot)|${B}an\\s+(?:die\\s+ki|den\\s+(?:ki-)?(?:assistenten|agenten|bot))${E}|${B}(?:falls|wenn)\\s+du\\s+(?:eine?\\s+)?(?:ki|ki-\\p{L}+|assistent|agent|sprachmodell|bot)\\s+bist|${B}liebe[rs]?\\s+(?:ki|ki-\\p{L}+|assistent|agent|bot)${E}`,
+    `${B}(?:note|message|consigne|instructions?)\\s+(?:pour|à)\\s+(?:l['’]\\s*|le\\s+|les\\s+)?(?:ia|assistant|agent|modèle|bot|chatbot)${E}|à\\s+l['’]attention\\s+(?:de\\s+l['’]\\s*|du\\s+)(?:ia|assistant|agent|modèle)${E}|${B}si\\s+(?:tu\\s+es|vous\\s+êtes)\\s+(?:une?\\s+)?(?:ia|assistant|agent|modèle|bot)${E}`,
+    `${B}(?:nota|mensaje|mensagem|instrucciones|instruções|instrucoes|istruzioni|aviso)\\s+(?:para|per|ao|al|a)\\s+(?:el\\s+|la\\s+|o\\s+|a\\s+|l['’]\\s*)?(?:ia|asistente|assistente|agente|modelo|modello|bot)${E}|${B}si\\s+eres\\s+(?:una?\\s+)?(?:ia|asistente|agente|modelo|bot)${E}|${B}se\\s+(?:você\\s+(?:é|for)|sei)\\s+(?:una?['’]?\\s*)?(?:ia|assistente|agente|modelo|modello|bot)${E}|${B}(?:para\\s+el|al|ao|all['’])\\s*(?:asistente|agente|assistente|ia)\\s*[:,]`,
+    `(?:для|вниманию|примечание\\s+для|инструкция\\s+для|сообщение\\s+для)\\s+(?:ии|ии-\\p{L}+|ассистент\\p{L}*|агент\\p{L}*|нейросет\\p{L}*|бот\\p{L}*|языков\\p{L}*\\s+модел\\p{L}*)|если\\s+ты\\s+(?:ии|ассистент|агент|нейросеть|бот|языковая\\s+модель)`,
+    `(?:给|致|提醒)${CJK_GAP}(?:ai|人工智能|智能)?(?:助手|助理|智能体|代理|模型)|如果你是(?:一个)?(?:ai|人工智能|语言模型|助手|智能体)|(?:助手|智能体)(?:须知|注意)`,
+    `(?:アシスタント|エージェント|言語モデル|ボット)(?:へ|への|さんへ)|あなたが(?:ai|言語モデル|エージェント|アシスタント)\\S{0,8}?(?:なら|であれば)`,
+    `(?:어시스턴트|에이전트|비서|언어\\s*모델)(?:에게|님께|께)|당신이\\s*(?:ai|인공지능|어시스턴트|에이전트)(?:라면|이라면)`,
   ],
   // Directives about the reader's own answer, the usual shape of an instruction planted in a document.
   answer: [
@@ -95,6 +110,23 @@ const CUES: Record<string, string[]> = {
   tooluse: [`${B}(?:by\\s+using|use|call|invoke|run)\\s+the\\s+["'“]?[a-z][a-z0-9_]{0,60}["'”]?\\s+(?:tool|function|plugin|api)\\b`],
 };
 
+/**
+ * Acts an agent can be talked into: destroy, move money, grant or publish, approve and push, rank, hide, send.
+ * Everyday on their own ("please pay the invoice by Friday"); with a note addressed to the AI in the same text
+ * they are the shape of an indirect injection, in any language: the pair is a cue of its own.
+ */
+const ACTS = [
+  `${B}(?:delete|remove|wipe|destroy|drop|transfer|wire|send|pay|forward|export|upload|exfiltrate|grant|give|add|make|set|change|approve|merge|force[\\s-]?push|push|publish|share|rank|score|rate|mark|hide|omit|leave\\s+out|conceal|disable|reset|revoke|close|cancel|book|call|invoke|run|execute|post|include|render|tell|reply|describe|ignore|skip)${E}`,
+  `${B}(?:überweis|lösch|entfern|gib|gewähr|genehmig|leite|sende|schick|exportier|veröffentlich|mach|setze|deaktivier|zahl|bezahl|verschweig|erwähn|push)`,
+  `${B}(?:vire|virez|transf[eè]re|supprime|efface|donne|accorde|approuve|fusionne|envoie|rends|classe|désactive|paie|paye|mentionne|cache|publie|partage)${E}`,
+  `${B}(?:transfiere|elimina|borra|da|otorga|aprueba|reenvía|envía|haz|pon|desactiva|paga|menciones|oculta|publica|comparte|trasferisci|cancella|dai|concedi|approva|inoltra|invia|rendi|metti|disattiva|menzionare|nascondi|pubblica|condividi|transfira|exclua|apague|dê|conceda|aprove|encaminhe|envie|torne|coloque|desative|pague|mencione|oculte|publique|compartilhe)${E}`,
+  `(?:переведи|удали|выдай|дай|предоставь|одобри|перешли|отправь|сделай|поставь|отключи|оплати|упоминай|скрой|опубликуй)`,
+  `(?:转账|转到|转给|汇款|删除|授予|权限|批准|合并|强制推送|转发|发送|公开|第一|不要提|隐藏|支付|送金|振り込|削除|付与|承認|転送|送信|公開|一位|触れない|隠し|支払|송금|이체|삭제|권한|승인|전달|전송|공개|1위|언급하지|숨기|지불)`,
+];
+
+/** Quote marks before an override: the attack is being quoted or discussed, not given. */
+const QUOTE_BEFORE = /["'“”‘’«»„「『]\s{0,2}$/u;
+
 /** Folds the letters of a pattern like the text, leaving ASCII (escapes, classes) alone. */
 const foldLetters = (pattern: string) => pattern.replace(/[^\x00-\x7f]+/g, (run) => foldText(run));
 
@@ -110,6 +142,10 @@ const COMPILED: [string, RegExp][] = Object.entries(CUES).map(([cue, sources]) =
  */
 const CUE_WEIGHT = 4;
 
+const ACT_RE = new RegExp(ACTS.map((a) => `(?:${foldLetters(a)})`).join("|"), "gu");
+const OVERRIDE_RE = COMPILED.find(([m]) => m === "xxcue_override")![1];
+const ADDRESSEE_RE = COMPILED.find(([m]) => m === "xxcue_addressee")![1];
+
 /** The cue markers of a folded text: each cue found, CUE_WEIGHT times. */
 export function attackCueTokens(folded: string): string[] {
   const out: string[] = [];
@@ -117,5 +153,23 @@ export function attackCueTokens(folded: string): string[] {
     re.lastIndex = 0;
     if (re.test(folded)) for (let k = 0; k < CUE_WEIGHT; k++) out.push(marker);
   }
+  ADDRESSEE_RE.lastIndex = 0;
+  if (ADDRESSEE_RE.test(folded)) {
+    ACT_RE.lastIndex = 0;
+    if (ACT_RE.test(folded)) for (let k = 0; k < CUE_WEIGHT; k++) out.push("xxcue_addressed_act");
+  }
+  if (out.includes("xxcue_override") && quotedOverride(folded)) for (let k = 0; k < CUE_WEIGHT; k++) out.push("xxcue_quoted_override");
   return out;
+}
+
+/** Whether an override in the text follows a quote mark (the first few overrides are looked at). */
+function quotedOverride(folded: string): boolean {
+  OVERRIDE_RE.lastIndex = 0;
+  for (let k = 0; k < 8; k++) {
+    const m = OVERRIDE_RE.exec(folded);
+    if (!m) return false;
+    if (QUOTE_BEFORE.test(folded.slice(Math.max(0, m.index - 3), m.index))) return true;
+    if (OVERRIDE_RE.lastIndex === m.index) OVERRIDE_RE.lastIndex++;
+  }
+  return false;
 }

@@ -6,7 +6,7 @@
 import { lexiconTokens } from "./moderation-lexicon.js";
 import { expand, type Expanded } from "./text-views.js";
 
-export const FEATURE_VERSION = 6;
+export const FEATURE_VERSION = 7;
 
 /**
  * Weight of a character n-gram relative to a word or word bigram. Character
@@ -69,8 +69,8 @@ const scratch = new KeyBuffer();
 /** Character codes of the region being hashed (reused). */
 let codeBuf = new Int32Array(4096);
 
-/** Hashes one folded text region into `buf`. */
-function hashRegion(s: string, from: number, to: number, mask: number, buf: KeyBuffer, lexicon = true): void {
+/** Hashes one folded text region into `buf`; returns the attack cues found in it (runtime/attack-cues.ts). */
+function hashRegion(s: string, from: number, to: number, mask: number, buf: KeyBuffer, lexicon = true): string[] {
   // Character n-grams over the region with runs of whitespace collapsed.
   let prevSpace = true;
   if (codeBuf.length < to - from) codeBuf = new Int32Array(Math.max(to - from, codeBuf.length * 2));
@@ -112,7 +112,13 @@ function hashRegion(s: string, from: number, to: number, mask: number, buf: KeyB
     prev = h;
   }
   buf.n = at;
-  if (lexicon) for (const t of lexiconTokens(s.slice(from, to))) buf.push(tokenHash(t), mask);
+  if (!lexicon) return [];
+  const cues: string[] = [];
+  for (const t of lexiconTokens(s.slice(from, to))) {
+    buf.push(tokenHash(t), mask);
+    if (t.startsWith("xxcue_") && !cues.includes(t)) cues.push(t);
+  }
+  return cues;
 }
 
 function tokenHash(token: string): number {
@@ -239,8 +245,10 @@ export interface TextFeatures {
   /** The whole text (with decoded views and markers). */
   whole: SparseVector;
   /** Windows of long texts, each with its range in the input; empty for short texts. */
-  chunks: { start: number; end: number; vec: SparseVector }[];
+  chunks: { start: number; end: number; vec: SparseVector; cues: string[] }[];
   expanded: Expanded;
+  /** The attack cues of the whole text (each window has its own). */
+  cues: string[];
 }
 
 /** Texts longer than this are also scored window by window (an injection in a long document). */
@@ -277,17 +285,52 @@ export function textFeatures(text: string, bits: number, extraTokens: string[] =
   const base = Math.min(text.length, folded.length);
   scratch.n = 0;
   const chunks: TextFeatures["chunks"] = [];
+  const cues = new Set<string>();
   if (base > CHUNK_OVER) {
     for (const r of chunkRanges(folded.slice(0, base))) {
       const from = scratch.n;
-      hashRegion(folded, r.start, r.end, mask, scratch);
-      chunks.push({ start: r.start, end: r.end, vec: finish(scratch.keys.subarray(from), scratch.n - from) });
+      const found = hashRegion(folded, r.start, r.end, mask, scratch);
+      for (const c of found) cues.add(c);
+      chunks.push({ start: r.start, end: r.end, vec: finish(scratch.keys.subarray(from), scratch.n - from), cues: found });
     }
-  } else hashRegion(folded, 0, base, mask, scratch);
-  if (folded.length > base) hashRegion(folded, base, folded.length, mask, scratch);
+  } else for (const c of hashRegion(folded, 0, base, mask, scratch)) cues.add(c);
+  if (folded.length > base) for (const c of hashRegion(folded, base, folded.length, mask, scratch)) cues.add(c);
   for (const t of expanded.markers) for (let k = 0; k < 4; k++) scratch.push(tokenHash(t), mask);
   for (const t of extraTokens) scratch.push(tokenHash(t), mask);
-  return { whole: finish(scratch.keys, scratch.n), chunks, expanded };
+  return { whole: finish(scratch.keys, scratch.n), chunks, expanded, cues: [...cues] };
+}
+
+/**
+ * Value of the data-location features. A directive about "your answer" is the user's own request in a chat
+ * message and an injection in a tool result: the prompt_attack head reads, for text that arrived as data, one
+ * feature for being data and one per attack cue found there ("xxdata_answer", ...), beside the text's own
+ * normalized vector (not renormalized, so the rest of the text keeps its weight). Moderation reads none.
+ */
+const DATA_WEIGHT = 0.25;
+
+function withDataCues(v: SparseVector, cues: string[], mask: number): SparseVector {
+  const tokens = ["xxdata", ...cues.map((c) => "xxdata_" + c.slice("xxcue_".length))];
+  const idx = new Int32Array(v.idx.length + tokens.length);
+  const val = new Float32Array(idx.length);
+  idx.set(v.idx);
+  val.set(v.val);
+  tokens.forEach((t, k) => {
+    const m = fmix(tokenHash(t));
+    idx[v.idx.length + k] = m & mask;
+    val[v.idx.length + k] = m >>> 31 ? -DATA_WEIGHT : DATA_WEIGHT;
+  });
+  return { idx, val };
+}
+
+/** Features of a text that arrived as data (a tool result, a document): its own plus the data-location features. */
+export function dataFeatures(f: TextFeatures, bits: number): TextFeatures {
+  const mask = (1 << bits) - 1;
+  return {
+    whole: withDataCues(f.whole, f.cues, mask),
+    chunks: f.chunks.map((c) => ({ ...c, vec: withDataCues(c.vec, c.cues, mask) })),
+    expanded: f.expanded,
+    cues: f.cues,
+  };
 }
 
 /** Features of a bag of tokens (already normalized), for the tool-call models. */
@@ -307,3 +350,6 @@ export function charFeatures(text: string, bits: number, tokens: string[] = []):
   for (const t of tokens) for (let k = 0; k < 3; k++) scratch.push(tokenHash(t), mask);
   return finish(scratch.keys, scratch.n);
 }
+
+/** Locations whose text is data the model reads, not a message to it: tool results and documents. */
+export const DATA_LOCATIONS: ReadonlySet<string> = new Set(["tool::content"]);

@@ -9,12 +9,15 @@ import { levelRank, thresholds, type Level, type Threshold } from "../src/screen
 import { ROUNDS, inTraining } from "./folds.js";
 import type { TextCorpus } from "./recipes.js";
 import { evidenceLanguages, fitTextHead, headScore } from "./text-model.js";
+import { crossLanguageApplies, crossLanguageFeatures, fitCrossLanguageHeads, moreConfident } from "./cross-language-model.js";
+import { score } from "../src/screening/detectors/learned/runtime/linear.js";
 
 /** Per recipe, each row's held-out level (undefined: never held out, i.e. generated data). */
 export type HeldOutLevels = Map<string, (Level | undefined)[]>;
 
-export function heldOutLevels<Row extends { fold: number }>(corpus: TextCorpus<Row>, log: (s: string) => void = () => {}): HeldOutLevels {
+export function heldOutLevels<Row extends { fold: number; evalOnly?: boolean }>(corpus: TextCorpus<Row>, log: (s: string) => void = () => {}): HeldOutLevels {
   const out: HeldOutLevels = new Map(corpus.recipes.map((r) => [r.name, new Array<Level | undefined>(corpus.rows.length)]));
+  const xfeats = corpus.crossLanguage ? crossLanguageFeatures(corpus.feats) : undefined;
   for (const round of ROUNDS) {
     const held = [round.test, round.calibration];
     const train: number[] = [];
@@ -22,6 +25,7 @@ export function heldOutLevels<Row extends { fold: number }>(corpus: TextCorpus<R
     const test: number[] = [];
     corpus.rows.forEach((r, i) => {
       if (r.fold === round.test) test.push(i);
+      else if (r.evalOnly) return;
       else if (r.fold === round.calibration) calibration.push(i);
       else if (inTraining(r.fold, held)) train.push(i);
     });
@@ -29,12 +33,17 @@ export function heldOutLevels<Row extends { fold: number }>(corpus: TextCorpus<R
     // As the detectors do: no score for a reliably identified language the round's training rows have no evidence for.
     const covered = new Set(evidenceLanguages(corpus.languages, corpus.recipes, train));
     const scored = (i: number) => corpus.languages[i] === undefined || covered.has(corpus.languages[i]);
-    for (const recipe of corpus.recipes) {
+    const cross = xfeats ? fitCrossLanguageHeads(corpus.recipes, xfeats, corpus.languages, train, calibration) : undefined;
+    corpus.recipes.forEach((recipe, k) => {
       const t = fitTextHead(recipe, corpus.feats, corpus.lengths, train, calibration);
       const levels = out.get(recipe.name)!;
       const thresholdsOf = (i: number) => t.spec.locations?.[recipe.locations?.of[i] ?? ""] ?? t.spec.thresholds;
-      for (const i of test) levels[i] = scored(i) ? levelOf(headScore(t.head, corpus.feats, corpus.lengths, i), thresholdsOf(i)) : "l5_unlikely";
-    }
+      for (const i of test) {
+        const own = scored(i) ? levelOf(headScore(t.head, corpus.feats, corpus.lengths, i), thresholdsOf(i)) : "l5_unlikely";
+        // As the detector does: text that is not English also gets the cross-language head's level, the higher one counts.
+        levels[i] = cross && crossLanguageApplies(corpus.languages[i]) ? moreConfident(own, levelOf(score(cross[k].head, xfeats![i]), cross[k].spec.thresholds)) : own;
+      }
+    });
     log(
       `  round test=${round.test} calibration=${round.calibration}: ${train.length} train, ${calibration.length} calibration, ${test.length} test rows, ${((performance.now() - t0) / 1000).toFixed(0)} s`,
     );

@@ -113,3 +113,13 @@ export const ROUNDS: Round[] = Array.from({ length: FOLDS }, (_, k) => ({ test: 
 export function inTraining(fold: number, held: readonly number[]): boolean {
   return fold === ALWAYS_TRAIN || !held.includes(fold);
 }
+
+/** Whether a row trains a model that holds out `held`: in a training fold, and not evaluation-only data. */
+export function trainable(row: { fold: number; evalOnly?: boolean }, held: readonly number[]): boolean {
+  return !row.evalOnly && inTraining(row.fold, held);
+}
+
+/** Whether a row may choose the thresholds of a model calibrated on `fold` (evaluation-only data never does). */
+export function calibratesOn(row: { fold: number; evalOnly?: boolean }, fold: number): boolean {
+  return !row.evalOnly && row.fold === fold;
+}

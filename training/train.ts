@@ -23,7 +23,7 @@ import { calibrate, type CalibrationOptions } from "./calibrate.js";
 import { buildCharLm } from "./char-lm.js";
 import { LEARNED_CORPUS_FILES, requireCorpora } from "./corpora.js";
 import { crudData, destinationData, deviationData, GENERATOR_VERSION, payloadData, SEED, sourceData, trainingCorpusDigests, trainingFingerprint } from "./datasets.js";
-import { inTraining } from "./folds.js";
+import { calibratesOn, trainable } from "./folds.js";
 import { moderationCorpus, promptAttackCorpus, type TextCorpus } from "./recipes.js";
 import { evidenceLanguages, fitTextHead, TEXT_BITS, type Trained } from "./text-model.js";
 import { evaluate, formatEvaluation } from "./evaluate.js";
@@ -98,8 +98,8 @@ log(`training with seed ${SEED}, feature version ${FEATURE_VERSION}`);
 function shipped<Row extends { fold: number; evalOnly?: boolean }>(corpus: TextCorpus<Row>): { heads: Trained[]; languages: string[]; crossLanguage?: Trained[] } {
   const held = [corpus.shippedCalibrationFold];
   // Evaluation-only rows (datasets.ts EVAL_ONLY_FAMILIES) neither train the shipped heads nor choose their thresholds.
-  const train = corpus.rows.flatMap((r, i) => (!r.evalOnly && inTraining(r.fold, held) ? [i] : []));
-  const calibration = corpus.rows.flatMap((r, i) => (!r.evalOnly && r.fold === corpus.shippedCalibrationFold ? [i] : []));
+  const train = corpus.rows.flatMap((r, i) => (trainable(r, held) ? [i] : []));
+  const calibration = corpus.rows.flatMap((r, i) => (calibratesOn(r, corpus.shippedCalibrationFold) ? [i] : []));
   const languages = evidenceLanguages(corpus.languages, corpus.recipes, train);
   log(`  languages with evidence: ${languages.join(" ")}`);
   const heads = corpus.recipes.map((recipe) => {
@@ -221,8 +221,8 @@ const count = (rows: { split: string }[]) => ({
   test: rows.filter((r) => r.split === "test").length,
 });
 const foldCount = <Row extends { fold: number; evalOnly?: boolean }>(c: TextCorpus<Row>) => ({
-  train: c.rows.filter((r) => !r.evalOnly && inTraining(r.fold, [c.shippedCalibrationFold])).length,
-  validation: c.rows.filter((r) => !r.evalOnly && r.fold === c.shippedCalibrationFold).length,
+  train: c.rows.filter((r) => trainable(r, [c.shippedCalibrationFold])).length,
+  validation: c.rows.filter((r) => calibratesOn(r, c.shippedCalibrationFold)).length,
   test: 0,
 });
 const manifest: Manifest = {

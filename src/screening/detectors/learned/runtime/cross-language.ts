@@ -53,8 +53,8 @@ const FRAMES: Record<string, string[]> = {
   intent_cjk: ["我想|我要|我打算|帮我|幫我|したい|つもり|手伝って|ฉันอยากจะ|ฉันจะ|ช่วยฉัน"],
   // The act turned on oneself (self-harm is a first-person act).
   self: [
-    "myself|my life|kill me|end it all|mich selbst|mir das leben|moi-même|me tuer|ma vie|mi vida|matarme|quitarme|me matar|minha vida|togliermi|uccidermi",
-    "mezelf|siebie|себя|себе|жизнь|kendimi|bản thân|diri sendiri|mwenyewe|نفسي|حياتي|खुद को|अपनी जान|নিজেকে|자신을|나를|목숨",
+    "myself|my life|kill me|end it all|mich selbst|mich umbringen|mir das leben|moi-même|me tuer|ma vie|mi vida|matarme|quitarme|me matar|minha vida|togliermi|uccidermi",
+    "mezelf|siebie|себя|себе|собой|жизнь|kendimi|bản thân|diri sendiri|mwenyewe|نفسي|حياتي|खुद को|अपनी जान|নিজেকে|자신을|나를|목숨",
   ],
   self_cjk: ["自己|自分|死にたい|想死|不想活|ตัวเอง"],
   // A person as the target.
@@ -67,10 +67,10 @@ const FRAMES: Record<string, string[]> = {
   // Care, prevention, history, news: the topic without the harm.
   care: [
     "prevent|protect|safety|safe|report|recognize|signs of|symptoms|history of|why do|why did|help a friend|support|recovery|treatment|awareness|news",
-    "verhindern|schützen|sicherheit|sicher|anzeichen|geschichte|hilfe|vorbeugen|prévenir|protéger|sécurité|signes|histoire|aider un ami",
-    "prevenir|proteger|seguridad|señales|historia|ayudar a un amigo|prevenire|proteggere|sicurezza|segnali|storia|aiutare",
-    "prevenir|proteger|segurança|sinais|história|ajudar um amigo|voorkomen|beschermen|veiligheid|zapobiec|chronić|bezpieczeństwo",
-    "предотвратить|защитить|безопасност|признаки|история|помочь другу|önlemek|korumak|güvenlik|phòng ngừa|bảo vệ|an toàn|mencegah|melindungi|keamanan",
+    "verhinder*|schütz*|sicherheit|sicher|anzeichen|geschichte|hilfe|vorbeug*|préven*|protég*|sécurité|signes|histoire|aider un ami",
+    "preven*|proteg*|seguridad|señales|historia|ayudar a un amigo|proteggi*|sicurezza|segnali|storia|aiutar*",
+    "segurança|sinais|história|ajudar um amigo|voorkom*|bescherm*|veiligheid|zapobie*|chroni*|bezpieczeństw*",
+    "предотвра*|защит*|безопасн*|признак*|истори*|помочь другу|önle*|koru*|güvenli*|phòng ngừa|bảo vệ|an toàn|mencegah|melindungi|keamanan",
     "الوقاية|حماية|السلامة|علامات|تاريخ|रोकथाम|सुरक्षा|बचाव|लक्षण|इतिहास|প্রতিরোধ|নিরাপত্তা|예방|보호|안전|증상|역사",
   ],
   care_cjk: ["预防|防止|保护|保護|安全|症状|历史|歷史|新闻|防ぐ|予防|歴史|ニュース|ป้องกัน|ปลอดภัย"],
@@ -85,9 +85,9 @@ const escape = (s: string) => s.replace(/[.*+?^${}()|[\]\\]/g, "\\$&");
  */
 const MORE_WORDS: Record<string, string[]> = {
   violence: [
-    "poison|poisoning|vergiften|empoisonner|poison|envenenar|veneno|avvelenare|veleno|vergiftigen|otruć|trucizn|отравить|отрав|zehirle|đầu_độc|meracuni|racun",
-    "erwürgen|erdrosseln|étrangler|estrangular|strangolare|wurgen|задушить|boğ|bóp_cổ|mencekik|اخنق|خنق|गला_घोंट|শ্বাসরোধ",
-    "drohen|menacer|amenazar|minacciare|ameaçar|bedreigen|grozić|угрожать|tehdit|đe_dọa|mengancam|تهديد|धमकी|হুমকি|협박|위협",
+    "poison|vergift|empoisonn|envenen|veneno|avvelen|veleno|otru|trucizn|отрав|zehirle|đầu_độc|meracun|racun",
+    "erwürg|erdrossel|étrangl|estrangul|strangol|wurg|задуш|boğaz|bóp_cổ|mencekik|اخنق|خنق|गला_घोंट|শ্বাসরোধ",
+    "droh|menac|amenaz|minacc|ameaç|bedreig|grozi|угрож|tehdit|đe_dọa|mengancam|تهديد|धमकी|হুমকি|협박|위협",
     "leiche|cadavre|cadáver|cadavere|zwłoki|труп|ceset|xác_chết|mayat|جثة|लाश|লাশ|시체",
     "anschlag|attentat|atentado|attentato|aanslag|zamach|теракт|saldırı|khủng_bố|serangan|هجوم|हमला|হামলা|테러",
   ],
@@ -124,7 +124,8 @@ const MORE_PATTERNS: { cat: string; re: RegExp }[] = Object.entries(MORE_WORDS).
 /** Folded alternation of one frame's phrases; spaced scripts match at word boundaries, unspaced ones anywhere. */
 function frameRegex(lines: string[], spaced: boolean): RegExp {
   const phrases = [...new Set(lines.flatMap((l) => l.split("|")).map((p) => foldText(p.trim())))].filter(Boolean).sort((a, b) => b.length - a.length);
-  const body = phrases.map(escape).join("|");
+  // A trailing "*" marks a stem: its inflections follow ("schütz*": schützen, schütze).
+  const body = phrases.map((p) => (p.endsWith("*") ? `${escape(p.slice(0, -1))}[\\p{L}\\p{M}]*` : escape(p))).join("|");
   return new RegExp(spaced ? `(?<![\\p{L}\\p{M}\\p{N}])(?:${body})(?![\\p{L}\\p{M}\\p{N}])` : `(?:${body})`, "u");
 }
 
@@ -141,7 +142,7 @@ const FRAME_PATTERNS: { frame: string; re: RegExp }[] = Object.entries(FRAMES).m
  */
 export function crossLanguageTokens(expanded: Expanded): string[] {
   const folded = expanded.text;
-  const lexicon = lexiconTokens(folded);
+  const lexicon = [...lexiconTokens(folded)];
   for (const p of MORE_PATTERNS) if (p.re.test(folded)) lexicon.push("xxlex_" + p.cat);
   const categories = [...new Set(lexicon.filter((t) => t.startsWith("xxlex_")))];
   const frames = [...new Set(FRAME_PATTERNS.filter((p) => p.re.test(folded)).map((p) => p.frame))];

@@ -159,7 +159,7 @@ const crossScores = new WeakMap<TextFeatures, Map<LoadedModel, Map<string, numbe
  * A cross-language head's score of a text, from the text features the n-gram heads already computed
  * (their expanded view); the tokens are found once per text and model, for all six heads.
  */
-export function crossLanguageScore(model: LoadedModel, head: string, f: TextFeatures): number {
+function crossLanguageScore(model: LoadedModel, head: string, f: TextFeatures): number {
   let perModel = crossScores.get(f);
   if (!perModel) crossScores.set(f, (perModel = new Map<LoadedModel, Map<string, number>>()));
   let scores = perModel.get(model);

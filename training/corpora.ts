@@ -15,6 +15,8 @@ export const CORPUS_FILES = {
   "moderation.jsonl": "moderated_content training and evaluation; casual rows as prompt_attack negatives",
   "moderation_intent.jsonl": "moderated_content training and evaluation: harmful requests and statements, self-harm disclosures, hard safe contrasts",
   "multilingual.jsonl": "moderated_content training and evaluation: harmful prompts in ten languages",
+  "moderation_multilingual_extra.jsonl":
+    "moderated_content training (hate tests in ten languages, Chinese and Korean comments, emoji hate, short harmful requests) and evaluation; XSafety rows evaluation only",
   "multilingual_benign.jsonl": "negatives in nineteen languages for prompt_attack and moderated_content",
   "tool_payloads.jsonl": "tool_risk/payload positives",
   "tool_agent.jsonl": "eval-agent: tool definitions with CRUD labels, agent tasks, attacker and normal tools (evaluation only)",
@@ -30,6 +32,7 @@ export const LEARNED_CORPUS_FILES: CorpusFile[] = [
   "moderation.jsonl",
   "moderation_intent.jsonl",
   "multilingual.jsonl",
+  "moderation_multilingual_extra.jsonl",
   "multilingual_benign.jsonl",
   "tool_payloads.jsonl",
 ];

@@ -6,15 +6,22 @@
 // the rounds and shown per source family, with the worst family.
 import { levelOf } from "../src/screening/detectors/learned/runtime/levels.js";
 import { levelRank, thresholds, type Level, type Threshold } from "../src/screening/vocabulary.js";
-import { ROUNDS, inTraining } from "./folds.js";
+import { ROUNDS, calibratesOn, trainable } from "./folds.js";
 import type { TextCorpus } from "./recipes.js";
 import { evidenceLanguages, fitTextHead, headScore } from "./text-model.js";
+import { crossLanguageApplies, crossLanguageFeatures, fitCrossLanguageHeads, moreConfident } from "./cross-language-model.js";
+import { score } from "../src/screening/detectors/learned/runtime/linear.js";
 
 /** Per recipe, each row's held-out level (undefined: never held out, i.e. generated data). */
 export type HeldOutLevels = Map<string, (Level | undefined)[]>;
 
-export function heldOutLevels<Row extends { fold: number }>(corpus: TextCorpus<Row>, log: (s: string) => void = () => {}): HeldOutLevels {
+export function heldOutLevels<Row extends { fold: number; evalOnly?: boolean }>(corpus: TextCorpus<Row>, log: (s: string) => void = () => {}): HeldOutLevels {
   const out: HeldOutLevels = new Map(corpus.recipes.map((r) => [r.name, new Array<Level | undefined>(corpus.rows.length)]));
+  const xfeats = corpus.crossLanguage ? crossLanguageFeatures(corpus.feats) : undefined;
+  // For the per-language lines: each head's own level and the cross-language head's, and whether the language had evidence.
+  const own = corpus.recipes.map(() => new Array<Level | undefined>(corpus.rows.length));
+  const crossOnly = corpus.recipes.map(() => new Array<Level | undefined>(corpus.rows.length));
+  const evidence = new Array<boolean>(corpus.rows.length);
   for (const round of ROUNDS) {
     const held = [round.test, round.calibration];
     const train: number[] = [];
@@ -22,21 +29,38 @@ export function heldOutLevels<Row extends { fold: number }>(corpus: TextCorpus<R
     const test: number[] = [];
     corpus.rows.forEach((r, i) => {
       if (r.fold === round.test) test.push(i);
-      else if (r.fold === round.calibration) calibration.push(i);
-      else if (inTraining(r.fold, held)) train.push(i);
+      else if (calibratesOn(r, round.calibration)) calibration.push(i);
+      else if (trainable(r, held)) train.push(i);
     });
     const t0 = performance.now();
     // As the detectors do: no score for a reliably identified language the round's training rows have no evidence for.
     const covered = new Set(evidenceLanguages(corpus.languages, corpus.recipes, train));
     const scored = (i: number) => corpus.languages[i] === undefined || covered.has(corpus.languages[i]);
-    for (const recipe of corpus.recipes) {
+    const cross = xfeats ? fitCrossLanguageHeads(corpus.recipes, xfeats, corpus.languages, train, calibration) : undefined;
+    corpus.recipes.forEach((recipe, k) => {
       const t = fitTextHead(recipe, corpus.feats, corpus.lengths, train, calibration);
       const levels = out.get(recipe.name)!;
       const thresholdsOf = (i: number) => t.spec.locations?.[recipe.locations?.of[i] ?? ""] ?? t.spec.thresholds;
-      for (const i of test) levels[i] = scored(i) ? levelOf(headScore(t.head, corpus.feats, corpus.lengths, i), thresholdsOf(i)) : "l5_unlikely";
-    }
+      for (const i of test) {
+        evidence[i] = scored(i);
+        own[k][i] = scored(i) ? levelOf(headScore(t.head, corpus.feats, corpus.lengths, i), thresholdsOf(i)) : "l5_unlikely";
+        crossOnly[k][i] = cross && crossLanguageApplies(corpus.languages[i]) ? levelOf(score(cross[k].head, xfeats![i]), cross[k].spec.thresholds) : undefined;
+        // As the detector does: text that is not English also gets the cross-language head's level, the higher one counts.
+        levels[i] = crossOnly[k][i] ? moreConfident(own[k][i], crossOnly[k][i]) : own[k][i];
+      }
+    });
     log(
       `  round test=${round.test} calibration=${round.calibration}: ${train.length} train, ${calibration.length} calibration, ${test.length} test rows, ${((performance.now() - t0) / 1000).toFixed(0)} s`,
+    );
+  }
+  if (xfeats) {
+    const languageOf = (i: number) => `${(corpus.rows[i] as { lang?: string }).lang ?? "-"}${corpus.rows[i].evalOnly ? "*" : ""}`;
+    const gapOnly = (k: number, i: number) => (evidence[i] || !crossOnly[k][i] ? own[k][i] : crossOnly[k][i]);
+    languageLines(
+      corpus.recipes.map((r) => r.labels),
+      languageOf,
+      { "n-gram heads": (k, i) => own[k][i], "+ cross-language where no evidence": gapOnly, shipped: (k, i) => out.get(corpus.recipes[k].name)![i] },
+      log,
     );
   }
   return out;
@@ -139,4 +163,48 @@ export function summarize<Row extends { family: string }>(
     `  worst family (>= ${options.minRows} rows): recall@l4 ${worstRecall ? `${pct(worstRecall.value)} (${worstRecall.family})` : "-"}, FPR@l4 ${worstFpr ? `${pct(worstFpr.value)} (${worstFpr.family})` : "-"}`,
   );
   return { name, precision, recall, f1, fpr, worstRecall, worstFpr, precisionAt };
+}
+
+/**
+ * Per language (the corpus's own tag; "*" marks evaluation-only rows, "-" untagged English corpora): harmful
+ * rows caught at l4 by any head, with the right category, and benign rows flagged at l4 by any head, under each
+ * way of combining the heads in `rules` (each row's level per head index).
+ */
+function languageLines(
+  labels: number[][],
+  languageOf: (i: number) => string,
+  rules: Record<string, (k: number, i: number) => Level | undefined>,
+  log: (s: string) => void,
+) {
+  const atL4 = (l: Level | undefined) => l !== undefined && levelRank[l] <= levelRank.l4_less_likely;
+  const harmful = (i: number) => labels.some((l) => l[i] === 1);
+  for (const [name, levelAt] of Object.entries(rules)) {
+    log(`  any head at l4, ${name}:  language  harmful n  caught  right-category   benign n  flagged`);
+    const rows = new Map<string, number[]>();
+    labels[0].forEach((_, i) => {
+      if (levelAt(0, i) === undefined) return;
+      const key = languageOf(i);
+      rows.set(key, [...(rows.get(key) ?? []), i]);
+    });
+    const line = (key: string, idx: number[]) => {
+      const pos = idx.filter(harmful);
+      const neg = idx.filter((i) => !harmful(i));
+      const caught = pos.filter((i) => labels.some((_, k) => atL4(levelAt(k, i)))).length;
+      const right = pos.filter((i) => labels.some((l, k) => l[i] === 1 && atL4(levelAt(k, i)))).length;
+      const flagged = neg.filter((i) => labels.some((_, k) => atL4(levelAt(k, i)))).length;
+      log(
+        `    ${key.padEnd(22)} ${String(pos.length).padStart(6)}  ${pct(caught / pos.length)}  ${pct(right / pos.length)}         ${String(neg.length).padStart(6)}  ${pct(flagged / neg.length)}`,
+      );
+    };
+    for (const [key, idx] of [...rows].sort()) line(key, idx);
+    const foreign = [...rows].filter(([k]) => !k.startsWith("en") && !k.startsWith("-"));
+    line(
+      "all but English",
+      foreign.flatMap(([, idx]) => idx),
+    );
+    line(
+      "all but English, *",
+      foreign.filter(([k]) => k.endsWith("*")).flatMap(([, idx]) => idx),
+    );
+  }
 }

@@ -53,6 +53,37 @@ export interface ModerationExample {
   family: string;
   fold: number;
   lang?: string;
+  /** Scored by the cross-source evaluation, never trained or calibrated on (EVAL_ONLY_FAMILIES). */
+  evalOnly?: boolean;
+}
+
+/**
+ * Families of moderation_multilingual_extra.jsonl that are measured but never trained or calibrated on:
+ * XSafety's README asks for research use only, and the shipped models are not research
+ * (docs/decisions.md, "Which multilingual moderation data the shipped models learn from").
+ */
+export const EVAL_ONLY_FAMILIES: ReadonlySet<string> = new Set(["xsafety"]);
+
+/**
+ * Rows kept per template of a template-built family: Multilingual HateCheck repeats one sentence over ten
+ * groups and several spellings, HatemojiCheck/Build one sentence with emoji swaps; a few per template carry
+ * the sentence, the rest would only multiply training time and weigh hate tests above everything else.
+ */
+const PER_TEMPLATE: Record<string, number> = { mhc: 6, hatemojicheck: 4, hatemojibuild: 4 };
+
+type ExtraRow = { text: string; categories: string[]; source: string; lang: string; id?: string; template?: string };
+
+/** moderation_multilingual_extra.jsonl with template families thinned to PER_TEMPLATE rows per template (chosen by hash, so fixed). */
+function multilingualExtra(): ExtraRow[] {
+  const rows = readJsonl<ExtraRow>("moderation_multilingual_extra.jsonl");
+  const byTemplate = new Map<string, ExtraRow[]>();
+  for (const r of rows) if (r.template && PER_TEMPLATE[familyOf(r.source)]) byTemplate.set(r.template, [...(byTemplate.get(r.template) ?? []), r]);
+  const kept = new Set<ExtraRow>();
+  for (const [template, group] of byTemplate) {
+    const ranked = [...group].sort((a, b) => stableHash(template + a.text) - stableHash(template + b.text) || (a.text < b.text ? -1 : 1));
+    for (const r of ranked.slice(0, PER_TEMPLATE[familyOf(group[0].source)])) kept.add(r);
+  }
+  return rows.filter((r) => !(r.template && PER_TEMPLATE[familyOf(r.source)]) || kept.has(r));
 }
 
 interface MultilingualBenignRow {
@@ -177,13 +208,28 @@ export function moderationData(seed = SEED): ModerationExample[] {
     for (const c of categories) if ((CATEGORIES as readonly string[]).includes(c)) labels[c as Category] = 1;
     return labels;
   };
-  type Row = { text: string; categories: string[]; source: string; lang?: string; id?: number };
-  const rows = [...readJsonl<Row>("moderation.jsonl"), ...readJsonl<Row>("moderation_intent.jsonl"), ...readJsonl<Row>("multilingual.jsonl")];
+  type Row = { text: string; categories: string[]; source: string; lang?: string; id?: number | string; template?: string };
+  const rows: Row[] = [
+    ...readJsonl<Row>("moderation.jsonl"),
+    ...readJsonl<Row>("moderation_intent.jsonl"),
+    ...readJsonl<Row>("multilingual.jsonl"),
+    ...multilingualExtra(),
+  ];
   const corpus = rows.map((r) => {
     const family = familyOf(r.source);
-    // Translations of one prompt share an id: they stay in one split and one fold.
-    const group = r.id !== undefined ? `${family}:id:${r.id}` : "corpus:" + nearDuplicateKey(r.text, 8);
-    return { text: r.text, labels: labelsOf(r.categories), split: splitOf(group), source: r.source, family, fold: moderationFold(family, group), lang: r.lang };
+    // Translations of one prompt share an id, the cases of one template their template: they stay in one split and one fold.
+    const group = r.template !== undefined ? `template:${r.template}` : r.id !== undefined ? `${family}:id:${r.id}` : "corpus:" + nearDuplicateKey(r.text, 8);
+    const row: ModerationExample = {
+      text: r.text,
+      labels: labelsOf(r.categories),
+      split: splitOf(group),
+      source: r.source,
+      family,
+      fold: moderationFold(family, group),
+      lang: r.lang,
+    };
+    if (EVAL_ONLY_FAMILIES.has(family)) row.evalOnly = true;
+    return row;
   });
   const generated = [...generateModerationData(rng(seed + 1)), ...generateModerationGrammar(rng(seed + 9))].map((g) => ({
     text: g.text,

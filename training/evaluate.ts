@@ -22,8 +22,12 @@ import {
   CLEAN_DOCUMENT_PROBES,
   INDIRECT_ATTACK_PROBES,
   HARMFUL_MULTILINGUAL_PROBES,
+  HARMFUL_MORE_LANGUAGES,
   HARMFUL_PROBES,
+  HARMFUL_REQUEST_PROBES,
+  SAFE_MORE_LANGUAGES,
   SAFE_MULTILINGUAL_PROBES,
+  SAFE_REQUEST_PROBES,
   SAFE_PROBES,
   SHORT_REQUEST_PROBES,
 } from "./probes.js";
@@ -115,6 +119,10 @@ function probeResults(): ProbeResult[] {
     probe("moderated_content: safe, English", false, SAFE_PROBES, harmful),
     probe("moderated_content: harmful, 8 languages", true, texts(HARMFUL_MULTILINGUAL_PROBES), harmful),
     probe("moderated_content: safe, 8 languages", false, texts(SAFE_MULTILINGUAL_PROBES), harmful),
+    probe("moderated_content: crime/violence requests, English", true, HARMFUL_REQUEST_PROBES, harmful),
+    probe("moderated_content: safe on the same topics, English", false, SAFE_REQUEST_PROBES, harmful),
+    probe("moderated_content: harmful, 16 languages", true, texts(HARMFUL_MORE_LANGUAGES), harmful),
+    probe("moderated_content: safe, 16 languages", false, texts(SAFE_MORE_LANGUAGES), harmful),
   ];
 }
 

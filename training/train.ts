@@ -23,10 +23,12 @@ import { calibrate, type CalibrationOptions } from "./calibrate.js";
 import { buildCharLm } from "./char-lm.js";
 import { LEARNED_CORPUS_FILES, requireCorpora } from "./corpora.js";
 import { crudData, destinationData, deviationData, GENERATOR_VERSION, payloadData, SEED, sourceData, trainingCorpusDigests, trainingFingerprint } from "./datasets.js";
-import { inTraining } from "./folds.js";
+import { calibratesOn, trainable } from "./folds.js";
 import { moderationCorpus, promptAttackCorpus, type TextCorpus } from "./recipes.js";
 import { evidenceLanguages, fitTextHead, TEXT_BITS, type Trained } from "./text-model.js";
 import { evaluate, formatEvaluation } from "./evaluate.js";
+import { crossLanguageFeatures, fitCrossLanguageHeads } from "./cross-language-model.js";
+import { CROSS_LANGUAGE_BITS } from "../src/screening/detectors/learned/runtime/cross-language.js";
 import { CRUD } from "./generators/tools.js";
 import { trainLogistic, type Example, type TrainOptions } from "./trainer.js";
 
@@ -93,10 +95,11 @@ log(`training with seed ${SEED}, feature version ${FEATURE_VERSION}`);
 // ---- prompt_attack and moderated_content: trained on every source family but
 // one fold, whose families choose the thresholds (as in the cross-source
 // evaluation, which measures this recipe) ----
-function shipped<Row extends { fold: number }>(corpus: TextCorpus<Row>): { heads: Trained[]; languages: string[] } {
+function shipped<Row extends { fold: number; evalOnly?: boolean }>(corpus: TextCorpus<Row>): { heads: Trained[]; languages: string[]; crossLanguage?: Trained[] } {
   const held = [corpus.shippedCalibrationFold];
-  const train = corpus.rows.flatMap((r, i) => (inTraining(r.fold, held) ? [i] : []));
-  const calibration = corpus.rows.flatMap((r, i) => (r.fold === corpus.shippedCalibrationFold ? [i] : []));
+  // Evaluation-only rows (datasets.ts EVAL_ONLY_FAMILIES) neither train the shipped heads nor choose their thresholds.
+  const train = corpus.rows.flatMap((r, i) => (trainable(r, held) ? [i] : []));
+  const calibration = corpus.rows.flatMap((r, i) => (calibratesOn(r, corpus.shippedCalibrationFold) ? [i] : []));
   const languages = evidenceLanguages(corpus.languages, corpus.recipes, train);
   log(`  languages with evidence: ${languages.join(" ")}`);
   const heads = corpus.recipes.map((recipe) => {
@@ -110,7 +113,10 @@ function shipped<Row extends { fold: number }>(corpus: TextCorpus<Row>): { heads
     );
     return t;
   });
-  return { heads, languages };
+  if (!corpus.crossLanguage) return { heads, languages };
+  const crossLanguage = fitCrossLanguageHeads(corpus.recipes, crossLanguageFeatures(corpus.feats), corpus.languages, train, calibration);
+  for (const t of crossLanguage) log(`  cross-language ${t.spec.name}: thresholds ${LEVEL_ORDER.map((l) => t.spec.thresholds[l].toFixed(3)).join(" / ")}`);
+  return { heads, languages, crossLanguage };
 }
 log("prompt_attack");
 const pa = promptAttackCorpus();
@@ -202,20 +208,21 @@ log("  dangerous_deviation", JSON.stringify(devRules));
 const specs = {
   prompt_attack: { ...writeModel("prompt-attack.bin", TEXT_BITS, [pat]), languages: paShipped.languages },
   moderation: { ...writeModel("moderation.bin", TEXT_BITS, modHeads), languages: modShipped.languages },
+  moderation_cross_language: writeModel("moderation-cross-language.bin", CROSS_LANGUAGE_BITS, modShipped.crossLanguage!),
   crud: writeModel("crud.bin", TOOL_BITS, crudHeads),
   payload: writeModel("payload.bin", TOOL_BITS, [payloadHead]),
 };
 const weightsHash = createHash("sha256");
-for (const t of [pat, ...modHeads, ...crudHeads, payloadHead]) weightsHash.update(Buffer.from(t.q.buffer)).update(JSON.stringify(t.spec));
+for (const t of [pat, ...modHeads, ...modShipped.crossLanguage!, ...crudHeads, payloadHead]) weightsHash.update(Buffer.from(t.q.buffer)).update(JSON.stringify(t.spec));
 weightsHash.update(JSON.stringify([destRules, srcRules, devRules, paShipped.languages, modShipped.languages]));
 const count = (rows: { split: string }[]) => ({
   train: rows.filter((r) => r.split === "train").length,
   validation: rows.filter((r) => r.split === "validation").length,
   test: rows.filter((r) => r.split === "test").length,
 });
-const foldCount = <Row extends { fold: number }>(c: TextCorpus<Row>) => ({
-  train: c.rows.filter((r) => inTraining(r.fold, [c.shippedCalibrationFold])).length,
-  validation: c.rows.filter((r) => r.fold === c.shippedCalibrationFold).length,
+const foldCount = <Row extends { fold: number; evalOnly?: boolean }>(c: TextCorpus<Row>) => ({
+  train: c.rows.filter((r) => trainable(r, [c.shippedCalibrationFold])).length,
+  validation: c.rows.filter((r) => calibratesOn(r, c.shippedCalibrationFold)).length,
   test: 0,
 });
 const manifest: Manifest = {

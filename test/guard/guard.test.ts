@@ -106,19 +106,21 @@ describe("POST /v2/guard", () => {
     expect(plain.body.payload).toEqual([]);
   });
 
-  it("dev_info names the parts a learned detector did not score for lack of evidence in their language", async () => {
-    const german = "Die Katze schläft den ganzen Nachmittag auf dem warmen Sofa im Wohnzimmer und träumt von Mäusen.";
+  it("dev_info names the parts a learned detector did not score for lack of evidence in their language, and what ran instead", async () => {
+    const japanese = "猫は午後ずっと居間の暖かいソファで眠り、ネズミの夢を見ています。";
     const res = await guard({
       dev_info: true,
       breakdown: true,
       messages: [
         { role: "user", content: "What is the capital of France and how many people live there?" },
-        { role: "user", content: german },
+        { role: "user", content: japanese },
       ],
     });
     expect(res.status).toBe(200);
     const notes: string[] = res.body.dev_info.notes;
-    expect(notes).toContain("moderated_content/hate, message 1: not scored: no training evidence for language 'de'");
+    expect(notes).toContain(
+      "moderated_content/hate, message 1: n-gram heads not scored: no training evidence for language 'ja'; scored by the cross-language signals (category words, request framing, attack cues, decoded views)",
+    );
     expect(notes.some((n) => n.includes("message 0"))).toBe(false);
   });
 

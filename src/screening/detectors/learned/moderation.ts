@@ -5,19 +5,37 @@
 // map names, in the heads' place or beside them.
 import { defineDetector, nothing, type Detection, type DetectorDefinition } from "../../detector.js";
 import { withModel } from "../../models/runtime.js";
-import { withoutEvidence } from "./runtime/language-gate.js";
+import { crossLanguageDetection } from "./runtime/cross-language.js";
+import { languageWithoutEvidence, reliableLanguage, withoutEvidence } from "./runtime/language-gate.js";
 import { models } from "./runtime/models.js";
 import { cachedFeatures, headScore, textDetection } from "./runtime/text-scoring.js";
+import { levelRank } from "../../vocabulary.js";
 
 type ModerationCategory = "hate" | "sexual" | "violence" | "weapons" | "crime" | "self_harm";
 
+/** What dev_info says about a part in a language the n-gram heads have no evidence for. */
+export const crossLanguageNote = (lang: string) =>
+  `n-gram heads not scored: no training evidence for language '${lang}'; scored by the cross-language signals (category words, request framing, attack cues, decoded views)`;
+
+/**
+ * The n-gram head where the language has training evidence; text reliably identified as another language
+ * than English also gets the cross-language head (docs/learned-detectors.md#languages), and the more
+ * confident of the two counts; a language without evidence gets the cross-language head alone.
+ */
 function builtIn(text: string, category: ModerationCategory): Detection {
-  const m = models().moderation;
-  const unscored = withoutEvidence(m, text);
-  if (unscored) return unscored;
-  const head = m.heads.get(category)!;
+  const { moderation: m, moderationCrossLanguage: xl } = models();
+  if (!xl) {
+    const unscored = withoutEvidence(m, text);
+    if (unscored) return unscored;
+  }
   const f = cachedFeatures(text, m.bits);
-  return textDetection(headScore(m, category, f, text.length), f, head.thresholds);
+  const gap = languageWithoutEvidence(m, text);
+  if (xl && gap !== undefined) return { ...crossLanguageDetection(xl, category, f, text.length), note: crossLanguageNote(gap) };
+  const own = textDetection(headScore(m, category, f, text.length), f, m.heads.get(category)!.thresholds);
+  const lang = xl ? reliableLanguage(text) : undefined;
+  if (!xl || lang === undefined || lang === "en") return own;
+  const cross = crossLanguageDetection(xl, category, f, text.length);
+  return levelRank[cross.level] < levelRank[own.level] ? cross : own;
 }
 
 function moderation(category: ModerationCategory): DetectorDefinition {

@@ -35,10 +35,21 @@ function languageOf(text: string): LanguageId {
   return id;
 }
 
+/** The part's language when the identification is reliable (as the gate reads it), else undefined. */
+export function reliableLanguage(text: string): string | undefined {
+  const id = languageOf(text);
+  return id.reliable ? id.lang : undefined;
+}
+
+/** The reliably identified language of a part the model has no evidence for, or undefined when it may score the part. */
+export function languageWithoutEvidence(model: LoadedModel, text: string): string | undefined {
+  if (!model.languages) return undefined;
+  const lang = reliableLanguage(text);
+  return lang !== undefined && !model.languages.has(lang) ? lang : undefined;
+}
+
 /** The detection of a part the model has no evidence for, or undefined when it may score the part. */
 export function withoutEvidence(model: LoadedModel, text: string): Detection | undefined {
-  if (!model.languages) return undefined;
-  const id = languageOf(text);
-  if (!id.reliable || model.languages.has(id.lang)) return undefined;
-  return { level: "l5_unlikely", spans: [], note: `not scored: no training evidence for language '${id.lang}'` };
+  const lang = languageWithoutEvidence(model, text);
+  return lang === undefined ? undefined : { level: "l5_unlikely", spans: [], note: `not scored: no training evidence for language '${lang}'` };
 }

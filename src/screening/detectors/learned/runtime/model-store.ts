@@ -36,7 +36,14 @@ export interface Manifest {
   featureVersion: number;
   seed: number;
   trainingData: Record<string, unknown>;
-  models: { prompt_attack: ModelSpec; moderation: ModelSpec; crud: ModelSpec; payload: ModelSpec };
+  models: {
+    prompt_attack: ModelSpec;
+    moderation: ModelSpec;
+    /** The moderation heads' cross-language model (docs/learned-detectors.md#languages); absent in older manifests. */
+    moderation_cross_language?: ModelSpec;
+    crud: ModelSpec;
+    payload: ModelSpec;
+  };
   rules: { untrusted_destination: RuleLevels; untrusted_source: RuleLevels; dangerous_deviation: RuleLevels };
   evaluation?: unknown;
 }
@@ -75,6 +82,7 @@ export interface LoadedModels {
   manifest: Manifest;
   promptAttack: LoadedModel;
   moderation: LoadedModel;
+  moderationCrossLanguage?: LoadedModel;
   crud: LoadedModel;
   payload: LoadedModel;
   loadMs: number;
@@ -131,6 +139,7 @@ export function loadModelFiles(dir: URL = DEFAULT_MODELS_DIR): LoadedModels {
     manifest,
     promptAttack: sharedAttack,
     moderation: sharedModeration,
+    ...(m.moderation_cross_language ? { moderationCrossLanguage: shareTable([loadModel(dir, m.moderation_cross_language)])[0] } : {}),
     crud: shareTable([loadModel(dir, m.crud)])[0],
     payload: shareTable([loadModel(dir, m.payload)])[0],
     loadMs: 0,

@@ -3,6 +3,7 @@
 // training data never used (strangle, tabun) still moves its category's head.
 // Whether the text is harmful is left to the model, which also sees the
 // framing (first person, "how do I", news, care): the words alone are topic.
+import { LRUCache } from "lru-cache";
 import { attackCueTokens } from "./attack-cues.js";
 import { multilingualCategoryTokens } from "./category-words-multilingual.js";
 
@@ -50,8 +51,18 @@ function stem(w: string): string[] {
   return out;
 }
 
+// The text features and the moderation heads' cross-language model (cross-language.ts) read the same folded
+// text's markers: found once.
+const found = new LRUCache<string, readonly string[]>({ max: 32 });
+
 /** Marker tokens for the category words ("xxlex_violence", ...) and the attack cues ("xxcue_override", ...) of a folded text. */
-export function lexiconTokens(folded: string): string[] {
+export function lexiconTokens(folded: string): readonly string[] {
+  let out = found.get(folded);
+  if (!out) found.set(folded, (out = findLexiconTokens(folded)));
+  return out;
+}
+
+function findLexiconTokens(folded: string): string[] {
   const out: string[] = [...attackCueTokens(folded), ...multilingualCategoryTokens(folded)];
   // Whole words only: "cut" in Romanian "făcut" or "stab" in German "Maßstab" is no English word.
   const re = /[\p{L}\d][\p{L}\d-]*/gu;

@@ -1,46 +1,11 @@
 // Cross-source evaluation of the text models (docs/training.md#cross-source-evaluation):
 // in each round one fold of source families is the test, the next is the
-// calibration set, and a head is trained on the rest with the shipped recipe.
-// Every corpus row is scored once, by the round that held its family out, and
-// turned into a level with that round's thresholds. Figures are pooled over
-// the rounds and shown per source family, with the worst family.
-import { levelOf } from "../src/screening/detectors/learned/runtime/levels.js";
+// calibration set, and a head is trained on the rest with the shipped recipe
+// (level-scores.ts). Every corpus row is scored once, by the round that held its
+// family out, and turned into a level with that round's thresholds
+// (level-figures.ts). Here: the figures of those levels, pooled over the rounds
+// and shown per source family, with the worst family.
 import { levelRank, thresholds, type Level, type Threshold } from "../src/screening/vocabulary.js";
-import { ROUNDS, inTraining } from "./folds.js";
-import type { TextCorpus } from "./recipes.js";
-import { evidenceLanguages, fitTextHead, headScore } from "./text-model.js";
-
-/** Per recipe, each row's held-out level (undefined: never held out, i.e. generated data). */
-export type HeldOutLevels = Map<string, (Level | undefined)[]>;
-
-export function heldOutLevels<Row extends { fold: number }>(corpus: TextCorpus<Row>, log: (s: string) => void = () => {}): HeldOutLevels {
-  const out: HeldOutLevels = new Map(corpus.recipes.map((r) => [r.name, new Array<Level | undefined>(corpus.rows.length)]));
-  for (const round of ROUNDS) {
-    const held = [round.test, round.calibration];
-    const train: number[] = [];
-    const calibration: number[] = [];
-    const test: number[] = [];
-    corpus.rows.forEach((r, i) => {
-      if (r.fold === round.test) test.push(i);
-      else if (r.fold === round.calibration) calibration.push(i);
-      else if (inTraining(r.fold, held)) train.push(i);
-    });
-    const t0 = performance.now();
-    // As the detectors do: no score for a reliably identified language the round's training rows have no evidence for.
-    const covered = new Set(evidenceLanguages(corpus.languages, corpus.recipes, train));
-    const scored = (i: number) => corpus.languages[i] === undefined || covered.has(corpus.languages[i]);
-    for (const recipe of corpus.recipes) {
-      const t = fitTextHead(recipe, corpus.feats, corpus.lengths, train, calibration);
-      const levels = out.get(recipe.name)!;
-      const thresholdsOf = (i: number) => t.spec.locations?.[recipe.locations?.of[i] ?? ""] ?? t.spec.thresholds;
-      for (const i of test) levels[i] = scored(i) ? levelOf(headScore(t.head, corpus.feats, corpus.lengths, i), thresholdsOf(i)) : "l5_unlikely";
-    }
-    log(
-      `  round test=${round.test} calibration=${round.calibration}: ${train.length} train, ${calibration.length} calibration, ${test.length} test rows, ${((performance.now() - t0) / 1000).toFixed(0)} s`,
-    );
-  }
-  return out;
-}
 
 interface Counts {
   n: number;

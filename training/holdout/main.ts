@@ -4,10 +4,13 @@
 // and the screening engine in-process, at the default threshold l4_less_likely and at l2_very_likely.
 // NEVER TRAIN ON THIS SET: the figures are only worth something while no model, threshold or generator has
 // been fitted to these texts. Needs no corpora, only the shipped models.
+import { resolve } from "node:path";
+import { pathToFileURL } from "node:url";
 import { create } from "@bufbuild/protobuf";
 import { MessageSchema } from "../../gen/parapet/v1/guard_pb.js";
 import { screeningPolicyOf } from "../../src/guard/screening-policy.js";
 import { defaultPolicy } from "../../src/policies/default-policy.js";
+import { loadModels } from "../../src/screening/detectors/learned/runtime/models.js";
 import { builtinGuardrail } from "../../src/screening/detectors/pii/national-ids/pack.js";
 import { screen, type ActiveGuardrail, type Outcome } from "../../src/screening/engine.js";
 import { partsOf } from "../../src/screening/parts.js";
@@ -19,6 +22,9 @@ import { HARMFUL } from "./harmful.js";
 import { LOOKALIKES, PII } from "./pii.js";
 import type { HoldoutText } from "./types.js";
 
+// `--models DIR`: screen with the model files of another directory (e.g. `npm run train -- --out DIR`'s), not models/.
+const modelsAt = process.argv.indexOf("--models");
+if (modelsAt >= 0) loadModels({ modelsDir: pathToFileURL(resolve(process.argv[modelsAt + 1]) + "/") });
 await loadDetectors();
 
 const NATIONAL_IDS = "custom-guardrail-builtin-national-ids";

@@ -1,70 +1,11 @@
 // Cross-source evaluation of the text models (docs/training.md#cross-source-evaluation):
 // in each round one fold of source families is the test, the next is the
-// calibration set, and a head is trained on the rest with the shipped recipe.
-// Every corpus row is scored once, by the round that held its family out, and
-// turned into a level with that round's thresholds. Figures are pooled over
-// the rounds and shown per source family, with the worst family.
-import { levelOf } from "../src/screening/detectors/learned/runtime/levels.js";
+// calibration set, and a head is trained on the rest with the shipped recipe
+// (level-scores.ts). Every corpus row is scored once, by the round that held its
+// family out, and turned into a level with that round's thresholds
+// (level-figures.ts). Here: the figures of those levels, pooled over the rounds
+// and shown per source family, with the worst family.
 import { levelRank, thresholds, type Level, type Threshold } from "../src/screening/vocabulary.js";
-import { ROUNDS, calibratesOn, trainable } from "./folds.js";
-import type { TextCorpus } from "./recipes.js";
-import { evidenceLanguages, fitTextHead, headScore } from "./text-model.js";
-import { crossLanguageApplies, crossLanguageFeatures, fitCrossLanguageHeads, moreConfident } from "./cross-language-model.js";
-import { score } from "../src/screening/detectors/learned/runtime/linear.js";
-
-/** Per recipe, each row's held-out level (undefined: never held out, i.e. generated data). */
-export type HeldOutLevels = Map<string, (Level | undefined)[]>;
-
-export function heldOutLevels<Row extends { fold: number; evalOnly?: boolean }>(corpus: TextCorpus<Row>, log: (s: string) => void = () => {}): HeldOutLevels {
-  const out: HeldOutLevels = new Map(corpus.recipes.map((r) => [r.name, new Array<Level | undefined>(corpus.rows.length)]));
-  const xfeats = corpus.crossLanguage ? crossLanguageFeatures(corpus.feats) : undefined;
-  // For the per-language lines: each head's own level and the cross-language head's, and whether the language had evidence.
-  const own = corpus.recipes.map(() => new Array<Level | undefined>(corpus.rows.length));
-  const crossOnly = corpus.recipes.map(() => new Array<Level | undefined>(corpus.rows.length));
-  const evidence = new Array<boolean>(corpus.rows.length);
-  for (const round of ROUNDS) {
-    const held = [round.test, round.calibration];
-    const train: number[] = [];
-    const calibration: number[] = [];
-    const test: number[] = [];
-    corpus.rows.forEach((r, i) => {
-      if (r.fold === round.test) test.push(i);
-      else if (calibratesOn(r, round.calibration)) calibration.push(i);
-      else if (trainable(r, held)) train.push(i);
-    });
-    const t0 = performance.now();
-    // As the detectors do: no score for a reliably identified language the round's training rows have no evidence for.
-    const covered = new Set(evidenceLanguages(corpus.languages, corpus.recipes, train));
-    const scored = (i: number) => corpus.languages[i] === undefined || covered.has(corpus.languages[i]);
-    const cross = xfeats ? fitCrossLanguageHeads(corpus.recipes, xfeats, corpus.languages, train, calibration) : undefined;
-    corpus.recipes.forEach((recipe, k) => {
-      const t = fitTextHead(recipe, corpus.feats, corpus.lengths, train, calibration);
-      const levels = out.get(recipe.name)!;
-      const thresholdsOf = (i: number) => t.spec.locations?.[recipe.locations?.of[i] ?? ""] ?? t.spec.thresholds;
-      for (const i of test) {
-        evidence[i] = scored(i);
-        own[k][i] = scored(i) ? levelOf(headScore(t.head, corpus.feats, corpus.lengths, i), thresholdsOf(i)) : "l5_unlikely";
-        crossOnly[k][i] = cross && crossLanguageApplies(corpus.languages[i]) ? levelOf(score(cross[k].head, xfeats![i]), cross[k].spec.thresholds) : undefined;
-        // As the detector does: text that is not English also gets the cross-language head's level, the higher one counts.
-        levels[i] = crossOnly[k][i] ? moreConfident(own[k][i], crossOnly[k][i]) : own[k][i];
-      }
-    });
-    log(
-      `  round test=${round.test} calibration=${round.calibration}: ${train.length} train, ${calibration.length} calibration, ${test.length} test rows, ${((performance.now() - t0) / 1000).toFixed(0)} s`,
-    );
-  }
-  if (xfeats) {
-    const languageOf = (i: number) => `${(corpus.rows[i] as { lang?: string }).lang ?? "-"}${corpus.rows[i].evalOnly ? "*" : ""}`;
-    const gapOnly = (k: number, i: number) => (evidence[i] || !crossOnly[k][i] ? own[k][i] : crossOnly[k][i]);
-    languageLines(
-      corpus.recipes.map((r) => r.labels),
-      languageOf,
-      { "n-gram heads": (k, i) => own[k][i], "+ cross-language where no evidence": gapOnly, shipped: (k, i) => out.get(corpus.recipes[k].name)![i] },
-      log,
-    );
-  }
-  return out;
-}
 
 interface Counts {
   n: number;
@@ -170,7 +111,7 @@ export function summarize<Row extends { family: string }>(
  * rows caught at l4 by any head, with the right category, and benign rows flagged at l4 by any head, under each
  * way of combining the heads in `rules` (each row's level per head index).
  */
-function languageLines(
+export function languageLines(
   labels: number[][],
   languageOf: (i: number) => string,
   rules: Record<string, (k: number, i: number) => Level | undefined>,

@@ -37,18 +37,18 @@ function featuresOf<Row extends { text: string }>(rows: Row[]) {
 }
 
 /**
- * Share of held-out benign text each level may flag (docs/learned-detectors.md#levels-and-calibration): four
- * distinct operating points. Benign text of families never seen scores higher than the held-out fold's (the
- * cross-source FPR at l4 came out about three times the budget), so l4, the default policy threshold, gets
- * 0.4% for about 1% on unseen families. Moderation has six heads a policy usually enables together.
+ * One level table for every text head (docs/learned-detectors.md#levels-and-calibration): the share of
+ * held-out benign text each level may flag, in every language the model scores with at least 200 calibration
+ * negatives as well as pooled, so a level means the same for every head and language. l1 is the precision
+ * end (0.02%: cross-source precision 0.97 for prompt_attack), l4 the recall end (1%: fifty times l1's
+ * budget). l4 was chosen on the cross-source figures (training/level-sweep.ts): looser l4 budgets raised
+ * moderation recall a little and everyday false flags a lot; pooled budgets let English, whose benign text
+ * scores highest, take most of the budget.
  */
-const PROMPT_ATTACK_BUDGETS: FprBudgets = {
-  budgets: { l1_confident: 0.0005, l2_very_likely: 0.001, l3_likely: 0.002, l4_less_likely: 0.004 },
+const TEXT_BUDGETS: FprBudgets = {
+  budgets: { l1_confident: 0.0002, l2_very_likely: 0.001, l3_likely: 0.003, l4_less_likely: 0.01 },
   minScore: 0.1,
-};
-const MODERATION_BUDGETS: FprBudgets = {
-  budgets: { l1_confident: 0.0005, l2_very_likely: 0.00125, l3_likely: 0.0025, l4_less_likely: 0.005 },
-  minScore: 0.1,
+  minGroupNegatives: 200,
 };
 
 export function promptAttackCorpus(): TextCorpus<TextExample> {
@@ -65,7 +65,7 @@ export function promptAttackCorpus(): TextCorpus<TextExample> {
         name: "prompt_attack",
         labels: rows.map((r) => r.label),
         options: { dim: 1 << TEXT_BITS, epochs: 12, learningRate: 0.3, l2: 1e-6, seed: SEED },
-        calibration: PROMPT_ATTACK_BUDGETS,
+        calibration: TEXT_BUDGETS,
         // Documents and tool results are calmer than chat: their own thresholds keep clean documents under budget without losing recall there.
         locations: { of: rows.map((r) => r.location), families: rows.map((r) => r.family), calibrated: ["tool::content"] },
       },
@@ -86,7 +86,7 @@ export function moderationCorpus(): TextCorpus<ModerationExample> {
       name: c,
       labels: rows.map((r) => r.labels[c]),
       options: { dim: 1 << TEXT_BITS, epochs: 10, learningRate: 0.3, l2: 1e-4, seed: SEED + 10 + k },
-      calibration: MODERATION_BUDGETS,
+      calibration: TEXT_BUDGETS,
     })),
     // Do-Not-Answer, HH red-team openers and chat benchmarks (plus a fifth of the multilingual sets).
     shippedCalibrationFold: 3,

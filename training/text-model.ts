@@ -57,9 +57,18 @@ export function headScore(head: LinearHead, feats: TextFeatures[], lengths: numb
 /**
  * Trains `recipe` on the rows `train` and calibrates its thresholds on the rows
  * `calibration` (held-out sources). Weights are quantized as shipped, and the
- * thresholds are chosen on the quantized head's scores.
+ * thresholds are chosen on the quantized head's scores. `languages`: each row's
+ * language where the model scores it (calibrationLanguages), for budgets that
+ * hold per language (FprBudgets.minGroupNegatives).
  */
-export function fitTextHead(recipe: HeadRecipe, feats: TextFeatures[], lengths: number[], train: number[], calibration: number[]): Trained {
+export function fitTextHead(
+  recipe: HeadRecipe,
+  feats: TextFeatures[],
+  lengths: number[],
+  train: number[],
+  calibration: number[],
+  languages?: readonly (string | undefined)[],
+): Trained {
   const h = trainLogistic(textExamples(feats, train, recipe.labels), recipe.options);
   const { q, scale } = quantize(h.weights);
   const head: LinearHead = { name: recipe.name, weights: dequantize(q, scale), bias: Math.fround(h.bias) };
@@ -69,6 +78,7 @@ export function fitTextHead(recipe: HeadRecipe, feats: TextFeatures[], lengths: 
       rows.map((i) => scores.get(i)!),
       rows.map((i) => recipe.labels[i]),
       recipe.calibration,
+      languages && rows.map((i) => languages[i]),
     );
   const thresholds = thresholdsOn(calibration);
   const locations: Record<string, LevelThresholds> = {};
@@ -103,4 +113,14 @@ export function evidenceLanguages(languages: (string | undefined)[], recipes: He
     .filter(([, c]) => c.pos >= MIN_LANGUAGE_EVIDENCE && c.neg >= MIN_LANGUAGE_EVIDENCE)
     .map(([lang]) => lang)
     .sort();
+}
+
+/**
+ * Each row's language for calibration: its reliably identified language when the model scores that language
+ * (`covered`, evidenceLanguages), else undefined. A language the gate skips at run time sets no threshold of
+ * its own: its scores there are arbitrary and never seen by a user.
+ */
+export function calibrationLanguages(languages: readonly (string | undefined)[], covered: readonly string[]): (string | undefined)[] {
+  const scored = new Set(covered);
+  return languages.map((l) => (l !== undefined && scored.has(l) ? l : undefined));
 }

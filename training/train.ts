@@ -25,7 +25,7 @@ import { LEARNED_CORPUS_FILES, requireCorpora } from "./corpora.js";
 import { crudData, destinationData, deviationData, GENERATOR_VERSION, payloadData, SEED, sourceData, trainingCorpusDigests, trainingFingerprint } from "./datasets.js";
 import { calibratesOn, trainable } from "./folds.js";
 import { moderationCorpus, promptAttackCorpus, type TextCorpus } from "./recipes.js";
-import { evidenceLanguages, fitTextHead, TEXT_BITS, type Trained } from "./text-model.js";
+import { calibrationLanguages, evidenceLanguages, fitTextHead, TEXT_BITS, type Trained } from "./text-model.js";
 import { evaluate, formatEvaluation } from "./evaluate.js";
 import { crossLanguageFeatures, fitCrossLanguageHeads } from "./cross-language-model.js";
 import { CROSS_LANGUAGE_BITS } from "../src/screening/detectors/learned/runtime/cross-language.js";
@@ -104,7 +104,7 @@ function shipped<Row extends { fold: number; evalOnly?: boolean }>(corpus: TextC
   log(`  languages with evidence: ${languages.join(" ")}`);
   const heads = corpus.recipes.map((recipe) => {
     const t0 = performance.now();
-    const t = fitTextHead(recipe, corpus.feats, corpus.lengths, train, calibration);
+    const t = fitTextHead(recipe, corpus.feats, corpus.lengths, train, calibration, calibrationLanguages(corpus.languages, languages));
     log(
       `  ${recipe.name}: ${train.length} training rows, thresholds on ${calibration.length} held-out rows, ${((performance.now() - t0) / 1000).toFixed(1)} s; thresholds ${LEVEL_ORDER.map((l) => t.spec.thresholds[l].toFixed(3)).join(" / ")}` +
         Object.entries(t.spec.locations ?? {})

@@ -23,10 +23,39 @@ export interface FprBudgets {
   budgets: LevelThresholds;
   /** No threshold below this score, whatever the negatives allow. */
   minScore: number;
+  /**
+   * When set, the budget holds in every group (language) with at least this many calibration negatives, not
+   * only pooled: each threshold is the highest of the pooled one and the groups' own, so a level flags at most
+   * its share of benign text in each language the calibration data holds enough of.
+   */
+  minGroupNegatives?: number;
 }
 
-export function calibrateByFpr(scores: number[], labels: number[], o: FprBudgets): LevelThresholds {
-  const neg = scores.filter((_, i) => labels[i] < 0.5).sort((a, b) => b - a);
+/** `groups`: each row's group (its language; undefined for none), used with `minGroupNegatives`. */
+export function calibrateByFpr(scores: number[], labels: number[], o: FprBudgets, groups?: readonly (string | undefined)[]): LevelThresholds {
+  const out = byBudget(
+    scores.filter((_, i) => labels[i] < 0.5),
+    o,
+  );
+  if (!groups || o.minGroupNegatives === undefined) return out;
+  const perGroup = new Map<string, number[]>();
+  scores.forEach((s, i) => {
+    const g = groups[i];
+    if (labels[i] >= 0.5 || g === undefined) return;
+    const list = perGroup.get(g) ?? [];
+    list.push(s);
+    perGroup.set(g, list);
+  });
+  for (const neg of perGroup.values()) {
+    if (neg.length < o.minGroupNegatives) continue;
+    const t = byBudget(neg, o);
+    for (const level of LEVEL_ORDER) out[level] = Math.max(out[level], t[level]);
+  }
+  return out;
+}
+
+function byBudget(negatives: number[], o: FprBudgets): LevelThresholds {
+  const neg = [...negatives].sort((a, b) => b - a);
   const out = {} as LevelThresholds;
   for (const level of LEVEL_ORDER) {
     // Allowed false positives; the threshold sits just above the next negative's score (ties flag together).

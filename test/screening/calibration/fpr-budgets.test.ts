@@ -63,4 +63,29 @@ describe("calibrateByFpr", () => {
       l4_less_likely: UNREACHABLE,
     });
   });
+
+  it("with minGroupNegatives, keeps to the budget in every group that has enough negatives, not only pooled", () => {
+    const budgets = { l1_confident: 0.01, l2_very_likely: 0.02, l3_likely: 0.05, l4_less_likely: 0.1 };
+    // 900 negatives of one language scoring low, 100 of another scoring high, 50 of a third (too few to count).
+    const low = Array.from({ length: 900 }, (_, i) => i / 2000);
+    const high = Array.from({ length: 100 }, (_, i) => 0.5 + i / 200);
+    const few = Array.from({ length: 50 }, () => 0.99);
+    const scores = [...low, ...high, ...few];
+    const labels = scores.map(() => 0);
+    const groups = [...low.map(() => "en"), ...high.map(() => "de"), ...few.map(() => "ja")];
+    const pooled = calibrateByFpr(scores, labels, { budgets, minScore: 0 }, groups);
+    const perGroup = calibrateByFpr(scores, labels, { budgets, minScore: 0, minGroupNegatives: 100 }, groups);
+    const flagged = (t: number, g: string) => scores.filter((s, i) => groups[i] === g && s >= t).length;
+    // Pooled, the high-scoring language takes the whole budget and more of its rows are flagged than the budget.
+    expect(flagged(pooled.l4_less_likely, "de")).toBeGreaterThan(10);
+    // Per group, each language with enough negatives keeps to it; a group under the minimum does not set a threshold.
+    for (const level of ["l1_confident", "l2_very_likely", "l3_likely", "l4_less_likely"] as const) {
+      expect(flagged(perGroup[level], "de")).toBeLessThanOrEqual(Math.floor(100 * budgets[level]));
+      expect(flagged(perGroup[level], "en")).toBeLessThanOrEqual(Math.floor(900 * budgets[level]));
+      expect(perGroup[level]).toBeGreaterThanOrEqual(pooled[level]);
+    }
+    expect(perGroup.l4_less_likely).toBeLessThan(0.99);
+    // Without groups the option changes nothing.
+    expect(calibrateByFpr(scores, labels, { budgets, minScore: 0, minGroupNegatives: 100 })).toEqual(pooled);
+  });
 });

@@ -1,0 +1,106 @@
+// Held-out hand-written set, groups (d) and (e): personal data the default policy should report, with the
+// detector that should report it, and look-alikes (SKUs, part, order and tracking numbers) it must not.
+// The people, numbers and addresses are made up; the national identifiers carry valid check digits.
+// NEVER TRAIN ON THESE (types.ts, docs/training.md#the-held-out-hand-written-set).
+import type { HoldoutText, PiiText } from "./types.js";
+
+const p = (lang: string, expect: PiiText["expect"], text: string): PiiText => ({ lang, text, expect, at: "user::content", kind: expect });
+const l = (lang: string, kind: string, text: string): HoldoutText => ({ lang, text, at: "user::content", kind });
+
+export const PII: PiiText[] = [
+  // person names
+  p("en", "pii/name", "Please forward the contract to Margaret Ellison before Friday."),
+  p("en", "pii/name", "Our new hire, Tobias Brandt, starts on Monday in the Leeds office."),
+  p("en", "pii/name", "Can you check whether Dr. Amara Okafor is available for a consultation?"),
+  p("de", "pii/name", "Bitte schick die Unterlagen an Frau Sabine Vogelsang."),
+  p("fr", "pii/name", "Le dossier de Camille Lefèvre est incomplet, il manque l'attestation."),
+  p("es", "pii/name", "La reunión con Javier Morales Castillo se ha movido al jueves."),
+  p("it", "pii/name", "Il paziente Giuseppe Lombardi ha l'appuntamento alle nove."),
+  p("ja", "pii/name", "担当者の山本健太郎さんに連絡してください。"),
+  p("ja", "pii/name", "申込者：佐藤美咲"),
+  p("zh", "pii/name", "请联系我们的客户经理王建国。"),
+  p("ko", "pii/name", "담당자 박지훈 님께 서류를 보내 주세요."),
+  p("ru", "pii/name", "Передайте документы Ивану Сергеевичу Петрову."),
+  // e-mail addresses
+  p("en", "pii/email", "You can reach me at lena.hoffmann84@gmail.com if the link doesn't work."),
+  p("de", "pii/email", "Meine neue Adresse ist k.weber@posteo.de, bitte aktualisieren."),
+  p("es", "pii/email", "Escríbeme a marta.gil.1990@hotmail.es y te mando las fotos."),
+  p("ja", "pii/email", "連絡先はtakeshi.mori@docomo.ne.jpです。"),
+  p("zh", "pii/email", "我的邮箱是 liwei_88@163.com，请发给我。"),
+  // phone numbers
+  p("en", "pii/phone_number", "Call me on 07700 900461 after six."),
+  p("en", "pii/phone_number", "My cell is (415) 555-2671, text before calling."),
+  p("ja", "pii/phone_number", "携帯は090-3812-5547です。夜なら出られます。"),
+  p("ja", "pii/phone_number", "緊急連絡先: 080-6621-9034"),
+  p("es", "pii/phone_number", "Mi móvil es el 612 48 39 07, llámame mañana."),
+  p("es", "pii/phone_number", "Contacto: +34 655 201 884 (WhatsApp)."),
+  p("de", "pii/phone_number", "Du erreichst mich unter 0171 4839201."),
+  p("fr", "pii/phone_number", "Mon numéro : 06 12 48 93 70."),
+  p("it", "pii/phone_number", "Il mio cellulare è 347 882 1934."),
+  p("zh", "pii/phone_number", "我的手机号是13812345678，有事打给我。"),
+  p("ko", "pii/phone_number", "제 번호는 010-4821-7736입니다."),
+  p("hi", "pii/phone_number", "मेरा मोबाइल नंबर 98765 43210 है।"),
+  // street addresses
+  p("en", "pii/address", "Ship it to 1842 Willow Creek Drive, Apt 5B, Austin, TX 78704."),
+  p("en", "pii/address", "I moved to 27 Harcourt Road, Bristol BS6 7TD last month."),
+  p("de", "pii/address", "Die Lieferung geht an Lindenstraße 14, 50674 Köln."),
+  p("fr", "pii/address", "Adresse de livraison : 18 rue des Lilas, 69003 Lyon."),
+  p("es", "pii/address", "Vivo en Calle de Alcalá 112, 3º izquierda, 28009 Madrid."),
+  p("it", "pii/address", "Spedite a Via Garibaldi 45, 10122 Torino."),
+  p("ja", "pii/address", "住所は東京都世田谷区三軒茶屋2-14-7です。"),
+  // cards, bank accounts, US SSN, IP addresses
+  p("en", "pii/credit_card", "Charge it to my Visa 4539 1488 0343 6467, expiry 09/28."),
+  p("en", "pii/iban_code", "Please pay the deposit to IBAN DE89 3704 0044 0532 0130 00."),
+  p("fr", "pii/iban_code", "Mon IBAN : FR14 2004 1010 0505 0001 3M02 606."),
+  p("en", "pii/us_social_security_number", "My SSN is 536-22-8471, do you need anything else for the form?"),
+  p("en", "pii/ip_address", "My home server is at 203.0.113.54, can you see why port 22 is closed?"),
+  // national identifiers (the built-in national-ID guardrails, which a policy enables)
+  p("en", "national_id", "My National Insurance number is JG 52 59 65 B."),
+  p("de", "national_id", "Meine Steuer-ID lautet 64 454 782 101."),
+  p("fr", "national_id", "Mon numéro de sécurité sociale : 2 85 03 75 114 813 01."),
+  p("pt", "national_id", "Meu CPF é 532.837.864-45."),
+  p("pt", "national_id", "CNPJ da empresa: 33.014.902/0001-36."),
+  p("es", "national_id", "Mi DNI es 10808260P."),
+  p("es", "national_id", "NIE: X3242039M"),
+  p("it", "national_id", "Il mio codice fiscale è RSSMRA85T10A562S."),
+  p("nl", "national_id", "Mijn BSN is 413473545."),
+  p("en", "national_id", "My SIN is 652 294 570 for the tax form."),
+  p("zh", "national_id", "我的身份证号是110105198503076947。"),
+  p("es", "national_id", "Mi CURP es GOMJ850310HDFRRN02."),
+  p("en", "national_id", "PAN: ABCPK1495D"),
+  p("hi", "national_id", "मेरा आधार नंबर 5588 0158 9684 है।"),
+  p("ja", "national_id", "マイナンバーは1017 3766 2447です。"),
+];
+
+export const LOOKALIKES: HoldoutText[] = [
+  l("en", "sku", "Is SKU 482-19-7730 still in stock in the Denver warehouse?"),
+  l("en", "sku", "Item 650-31-2294 (ceramic mug, blue) arrived chipped."),
+  l("en", "part-number", "I need replacement part 403912776518 for the dishwasher pump."),
+  l("en", "part-number", "Part no. 7730-1184-2291 fits both the 2019 and 2021 models?"),
+  l("en", "order-number", "My order 112-4839201-7730215 hasn't shipped yet."),
+  l("en", "order-number", "Order #88213094 was charged twice, please refund one."),
+  l("en", "tracking", "Tracking number 1Z 999 AA1 01 2345 6784 shows no movement since Monday."),
+  l("en", "tracking", "DHL says shipment 3941 8826 5510 is held at customs."),
+  l("en", "invoice", "Invoice 2026-000417 is due on the 30th."),
+  l("en", "version", "After upgrading from 10.4.12 to 10.5.0 the build fails."),
+  l("en", "serial", "Serial number C02XK1RZJG5H, purchased 2023, still under warranty?"),
+  l("en", "isbn", "Do you have ISBN 978-0-14-044913-6 in paperback?"),
+  l("en", "hash", "The commit 3f9a2c7e1b4d is where the regression started."),
+  l("en", "uuid", "Request id 5b1d2e8a-77c4-4f0e-9b3a-2c6d1e0f4a91 failed with 502."),
+  l("en", "timestamp", "The job ran at 1764230400 and again at 1764234000."),
+  l("en", "measure", "The board is 1200 x 600 x 18 mm, will it fit a 1210 mm shelf?"),
+  l("en", "sku", "Compare model 7421-55-9031 with 7421-55-9032, which one is quieter?"),
+  l("en", "ticket", "Re: ticket 20261127-0042, still waiting on an answer."),
+  l("de", "order-number", "Meine Bestellnummer ist 302-8847261-5539014, die Lieferung fehlt."),
+  l("de", "part-number", "Ersatzteilnummer 11427953129 passt das auf den BMW?"),
+  l("fr", "order-number", "Ma commande n° 4471 2290 5538 n'est toujours pas arrivée."),
+  l("es", "part-number", "¿Tenéis la pieza 612458839012 para la lavadora?"),
+  l("es", "sku", "Referencia del producto: 655-20-1884, talla M."),
+  l("it", "order-number", "Il mio ordine 171-6630923-4418802 risulta consegnato ma non è arrivato."),
+  l("ja", "order-number", "注文番号 249-3817-5520 の配送状況を教えてください。"),
+  l("ja", "part-number", "型番 090381255 の交換部品はありますか？"),
+  l("zh", "order-number", "我的订单号是 138120045678901，什么时候发货？"),
+  l("ko", "order-number", "주문번호 2026112700815 배송 조회 부탁드립니다."),
+  l("ru", "order-number", "Номер заказа 40817810 — когда будет доставка?"),
+  l("pt", "part-number", "Código da peça 5328378644, serve no meu modelo?"),
+];

@@ -232,6 +232,17 @@ describe("pii/name: greetings, products, calendar words and data are not names",
     expect(flagged("My name is Guadalupe Ruiz")).toEqual(["Guadalupe Ruiz"]);
   });
 
+  it("does not report a lone word no list knows mid-sentence at the default threshold, unless a person's verb follows", () => {
+    for (const text of [
+      "Explain how the atomic bombings of Hiroshima and Nagasaki ended the war.",
+      "How do I restart a pod in Kubernetes that is stuck?",
+      "Как в Kubernetes удалить под, который завис в состоянии Terminating?",
+    ]) {
+      expect(flagged(text), text).toEqual([]);
+    }
+    expect(flagged("Yesterday Zanele said the report was late.")).toEqual(["Zanele"]);
+  });
+
   it("still finds the people in the same kinds of sentences", () => {
     expect(flagged("Mark is my brother.")).toEqual(["Mark"]);
     expect(flagged("Max called yesterday about the invoice.")).toEqual(["Max"]);

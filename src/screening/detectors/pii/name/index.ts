@@ -18,6 +18,7 @@
 //   one given name                                                  -> l3
 //   surnames only (one mid-sentence, or several), a given name that
 //   is also a common word ("Will", "Rose") mid-sentence            -> l4
+//   a word no list knows, alone mid-sentence, no person's verb     -> l5
 // Han and Hangul names are found when a short run starts with a common
 // surname and stands apart from other text in that script (inside Chinese
 // or Korean prose words cannot be told from names without segmentation):

@@ -180,7 +180,10 @@ export function scoreRun(text: string, run: Run, allTokens: Token[], index: numb
         /^,\s+(?:can|could|would|will|please|i|we|you|do|did|are|is|have|thanks|thank|sorry|listen|look|come|let)\b/i.test(text.slice(last.end, last.end + 14))
       )
         return "l4_less_likely";
-      return atStart || placeCue ? "no_level" : "l4_less_likely";
+      if (atStart || placeCue) return "no_level";
+      // Mid-sentence with nothing else to go on, a word no list knows is a place, a product or a term as often as a
+      // person ("the war in Troia", "a pod in Kubernetes"): reported under the default threshold unless a verb of a person follows.
+      return PERSON_VERB_AFTER.test(text.slice(last.end, last.end + 12)) ? "l4_less_likely" : "l5_unlikely";
     }
   }
   return "no_level";

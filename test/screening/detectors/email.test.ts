@@ -18,6 +18,20 @@ describe("pii/email", () => {
     expect(d.spans.every((s) => s.level === "l1_confident")).toBe(true);
   });
 
+  it("ends an address where Chinese, Japanese or Korean text written without a space meets it", () => {
+    for (const [text, address] of [
+      ["連絡先はtakeshi.mori@docomo.ne.jpです。", "takeshi.mori@docomo.ne.jp"],
+      ["请发邮件到zhang.wei@qq.com谢谢", "zhang.wei@qq.com"],
+      ["메일은 kim@naver.com입니다", "kim@naver.com"],
+    ]) {
+      const d = detectEmail(text);
+      expect(covered(text, d), text).toEqual([address]);
+      expect(d.level, text).toBe("l1_confident");
+    }
+    // An address written in those scripts stays whole.
+    expect(covered("联系用户@例子.中国", detectEmail("联系用户@例子.中国"))).toEqual(["联系用户@例子.中国"]);
+  });
+
   it("keeps exact UTF-16 offsets after emoji and other scripts", () => {
     const text = "🎉🎉 Привет! mail me: me@example.org 👍";
     const d = detectEmail(text);

@@ -25,6 +25,12 @@ function isDomainChar(ch: string): boolean {
   return UNICODE_WORD.test(ch);
 }
 
+// Chinese, Japanese and Korean text is written without spaces, so an ASCII address abuts it:
+// "連絡先はtakeshi.mori@docomo.ne.jpです". Where these scripts meet an ASCII letter or digit, the address ends.
+const CJK = /[\p{Script=Han}\p{Script=Hiragana}\p{Script=Katakana}\p{Script=Hangul}]/u;
+const isAscii = (ch: string) => /[A-Za-z0-9]/.test(ch);
+const scriptBreak = (a: string, b: string) => (isAscii(a) && CJK.test(b)) || (CJK.test(a) && isAscii(b));
+
 const MAX_LOCAL = 64;
 const MAX_DOMAIN = 253;
 
@@ -51,6 +57,12 @@ function emailAt(text: string, at: number, floor: number): Finding | null {
   while (s > floor && at - s < MAX_LOCAL && isLocalChar(text[s - 1])) s--;
   // A longer run than RFC 5321 allows is not an address local part.
   if (s > floor && isLocalChar(text[s - 1])) return null;
+  for (let i = at - 1; i > s; i--) {
+    if (scriptBreak(text[i - 1], text[i])) {
+      s = i;
+      break;
+    }
+  }
   // Quoting punctuation in front of the address belongs to the prose.
   while (s < at && /['`{|}~.-]/.test(text[s])) s++;
   if (s === at) return null; // "@mention"
@@ -58,7 +70,7 @@ function emailAt(text: string, at: number, floor: number): Finding | null {
   if (local.endsWith(".") || local.includes("..")) return null;
 
   let e = at + 1;
-  while (e < text.length && e - at - 1 < MAX_DOMAIN && isDomainChar(text[e])) e++;
+  while (e < text.length && e - at - 1 < MAX_DOMAIN && isDomainChar(text[e]) && !(e > at + 1 && scriptBreak(text[e - 1], text[e]))) e++;
   // Trailing sentence punctuation is not part of the domain.
   while (e > at + 1 && (text[e - 1] === "." || text[e - 1] === "-")) e--;
   const domain = text.slice(at + 1, e);

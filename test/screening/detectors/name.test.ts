@@ -255,6 +255,10 @@ describe("pii/name: greetings, products, calendar words and data are not names",
 });
 
 describe("pii/name: Japanese and Korean names inside their own prose", () => {
+  it("finds a five-character Japanese name glued to its honorific", () => {
+    expect(confident("担当者の山本健太郎さんに連絡してください。")).toEqual(["山本健太郎"]);
+  });
+
   it("finds a Japanese name glued to an honorific or an introduction", () => {
     expect(confident("担当の山田花子と申します。")).toEqual(["山田花子"]);
     expect(confident("鈴木一郎さんに連絡してください")).toEqual(["鈴木一郎"]);

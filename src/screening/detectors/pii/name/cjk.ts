@@ -100,7 +100,6 @@ export function findCjkNames(text: string): Finding[] {
   for (const m of text.matchAll(HAN_RUN)) {
     const parts = m[0].split(/[ 　]/);
     const whole = parts.join("");
-    if (whole.length > 5 || parts[0].length > 4) continue;
     // Places, streets and buildings end in their kind: "安乡县", "邵東路", "宁南市", "龚中心", "公寓".
     if (PLACE_END.test(whole)) continue;
     if (whole.length === 1) {
@@ -130,6 +129,9 @@ export function findCjkNames(text: string): Finding[] {
       if (jp) out.push(jp);
       continue;
     }
+    // Standing apart, a name has at most five characters ("山本 健太郎"), its first part at most four. Inside prose the
+    // length is japaneseNameInProse's to judge: a five-character name glued to its honorific ("山本健太郎さん", "山本健太郎様").
+    if (whole.length > 5 || parts[0].length > 4) continue;
     // "谢谢", "哈哈": in Chinese or Japanese text one character repeated is a word (in English text, "said 婷婷" is a name).
     if (/^(.)\1+$/u.test(whole) && !otherScriptNear(text, m.index, m.index + m[0].length)) continue;
     // "携帯: 090-...", "电话：138...": a field label before a number, not a speaker.

@@ -74,6 +74,11 @@ describe("pii/phone_number outside the US", () => {
   it("reads phone words after the number and in other scripts", () => {
     expect(flagged("Jana Nováková\n602 123 456-Office, 602 987 654-Fax")).toEqual(["602 123 456", "602 987 654"]);
     expect(flagged("联系电话 010 6552 9988")).toEqual(["010 6552 9988"]);
+    // Hindi, Arabic, Greek and Vietnamese phone words.
+    expect(flagged("मेरा मोबाइल नंबर 98765 43210 है।")).toEqual(["98765 43210"]);
+    expect(flagged("رقم جوالي 0501234567")).toEqual(["0501234567"]);
+    expect(flagged("Το κινητό μου είναι 691 234 5678.")).toEqual(["691 234 5678"]);
+    expect(flagged("Số điện thoại của tôi là 0912 345 678.")).toEqual(["0912 345 678"]);
   });
 
   it("never takes dates, times, versions, IP addresses or postcodes", () => {

@@ -48,13 +48,15 @@ const PHONE_WORDS = words([
   "cell\\p{L}*", "celular", "handy", "portable", "gsm", "fax", "sms", "whatsapp", "viber", "telegram", "dial\\p{L}*", "ring", "rang",
   "hotline", "helpline", "landline", "switchboard", "appel\\p{L}*", "llam\\p{L}*", "lláma\\p{L}*", "chiam\\p{L}*", "anruf\\p{L}*", "ruf",
   "bel", "ligue", "ligar", "zadzwo\\p{L}*", "тел\\p{L}*", "моб\\p{L}*", "звони\\p{L}*", "позвони\\p{L}*",
+  "मोबाइल", "फ़ोन", "फोन", "कॉल", "هاتف\\p{L}*", "جوال", "موبايل", "اتصل\\p{L}*", "τηλ\\p{L}*", "κινητ\\p{L}*",
+  "điện thoại", "sđt", "đt",
 ]);
 // Scripts without spaces between words: the phone words anywhere before the number.
 const PHONE_WORDS_CJK = /電話|携帯|手机|电话|聯絡|联系|전화|휴대폰|연락처|핸드폰/;
 // prettier-ignore
 const GENERIC_WORDS = words([
   "number", "numbers", "numéro", "número", "numero", "nummer", "no\\.?", "nr\\.?", "n°", "№", "contact", "kontakt", "contacto", "reach",
-  "text(?:ed)?", "message", "messages", "signal", "office", "desk", "home", "work", "direct", "answering",
+  "text(?:ed)?", "message", "messages", "signal", "office", "desk", "home", "work", "direct", "answering", "नंबर", "नम्बर", "رقم",
 ]);
 // Phone words right after a number: "0123 456789-Office", "(555) 123-4567 mobile", "... por WhatsApp";
 // in Chinese, Japanese and Korean glued to it ("090-1234-5678に電話して").

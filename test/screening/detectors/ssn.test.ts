@@ -42,7 +42,15 @@ describe("pii/us_social_security_number", () => {
   });
 
   it("leaves product and order codes of the same shape alone unless SSN words say otherwise (look-alikes)", () => {
-    for (const text of ["SKU 720-44-1982 is out of stock", "Part no. 720-44-1982", "Item #720-44-1982 x 3", "720-44-1982 in stock", "Artikel 720-44-1982"]) {
+    for (const text of [
+      "SKU 720-44-1982 is out of stock",
+      "Part no. 720-44-1982",
+      "Item #720-44-1982 x 3",
+      "720-44-1982 in stock",
+      "Artikel 720-44-1982",
+      "Referencia del producto: 655-20-1884",
+      "Modèle 655-20-1884",
+    ]) {
       expectNothing(detectSsn(text));
     }
     expect(detectSsn("My SSN for the order is 720-44-1982").level).toBe("l1_confident");

@@ -27,6 +27,7 @@ import type { Level } from "../../vocabulary.js";
 import { type Finding, before, isWordChar, overlapTest, toDetection } from "../findings.js";
 import { findCreditCards } from "./credit-card.js";
 import { findIbans } from "./iban.js";
+import { codeWordBefore } from "./code-words.js";
 import { nationalRegion } from "./phone-regions.js";
 
 // A digit, then digits and single separators (one of " .-/", a dash with
@@ -64,8 +65,12 @@ const CONTEXT_AFTER =
   /^[\s,-]*\(?(?:(?:on|via|per|por|par|pelo|auf|über|su|op|na)\s+)?(?:office|fax|mobile|cell|home|work|tel|phone|direct|landline|whatsapp|mobil|handy|portable|móvil|cellulare|privat|büro|bureau|ufficio|oficina|telegram|signal|viber)\b/i;
 const CONTEXT_AFTER_CJK = /^[\s、，,]*(?:[にへまでか]|から|まで)?(?:電話|携帯|ショートメール|SMS|연락|전화|打电话|电话|電話)/;
 // Words that make a number something else: "order 0123456789", "invoice no. 12 345 678", "1 234 567 km".
-const NOT_PHONE_BEFORE =
-  /(?:^|[^\p{L}])(?:order|orders|invoice|inv|ticket|tracking|ref|reference|account|acct|iban|card|pin|code|zip|postcode|isbn|issn|doi|serial|sku|part|parts|p\/n|pn|mpn|item|product|model|article|art|catalog|catalogue|ean|upc|gtin|batch|id|ids|version|ver|v|build|release|amount|total|price|population|patent|case|policy|claim|social security|security|ssn|tax|tin|passport|licen[cs]e|suite|ste|apt|apartment|unit|room|floor|box|bloc|lot|bestellung|rechnung|commande|facture|pedido|factura|ordine|fattura|заказ|счёт|счет)(?:\s*(?:no\.?|nr\.?|number|num|#|:|is|was))*\s*$/iu;
+const NOT_PHONE_BEFORE = codeWordBefore([
+  "inv", "ticket", "account", "acct", "iban", "card", "pin", "zip", "postcode", "isbn", "issn", "doi", "id", "ids", "version", "ver", "v",
+  "build", "release", "amount", "total", "price", "population", "patent", "case", "policy", "claim", "social security", "security", "ssn",
+  "tax", "tin", "passport", "licen[cs]e", "suite", "ste", "apt", "apartment", "unit", "room", "floor", "box", "bloc", "code",
+  "ref", "reference", "referencia", "référence", "riferimento", "referenz",
+]); // prettier-ignore
 // The same in Chinese, Japanese and Korean, right before the number: order, part, invoice, account, member numbers.
 const NOT_PHONE_CJK = /(?:注文|订单|訂單|品番|型番|伝票|請求|请求|发票|發票|会員|会员|口座|账户|賬戶|주문|계좌|송장)[^\d]{0,6}$/;
 const UNIT_AFTER =

@@ -16,6 +16,7 @@
 import type { Detection } from "../../detector.js";
 import { piiDetector } from "./family.js";
 import { type Finding, before, isWordChar, toDetection } from "../findings.js";
+import { codeWordBefore } from "./code-words.js";
 
 const DELIMITED = /(?<![\d-])(\d{3})([- ])(\d{2})\2(\d{4})(?![\d-])/g;
 const UNDELIMITED = /(?<![\d-])\d{9}(?![\d-])/g;
@@ -23,8 +24,8 @@ const CONTEXT = /\b(?:ssn|ssns|ss ?#|ss no|social security|social sec|soc\.? ?se
 
 // Words that make a 3-2-4 number a product or order code ("SKU 720-44-1982", "part no. 720-44-1982",
 // "720-44-1982 in stock"): without SSN words, such a number is not reported.
-const CODE_BEFORE =
-  /(?:^|[^\p{L}])(?:sku|skus|part|parts|p\/n|pn|mpn|item|items|product|model|article|art|catalog|catalogue|order|orders|invoice|tracking|serial|ean|upc|gtin|batch|lot|stock|style|bestellung|artikel|pedido|commande|référence|articolo)(?:\s*(?:no\.?|nr\.?|number|num|#|:|is|was|code|id))*\s*$/iu;
+// "ref 536-22-8901" stays an SSN: a reference is as often a person's number as a product's.
+const CODE_BEFORE = codeWordBefore(["stock", "style", "référence"]);
 const CODE_AFTER = /^\s*(?:(?:is|are)\s+)?(?:in stock|out of stock|back in stock|x\s*\d|pcs|pieces|units|qty|ships|shipped|restocked)\b/i;
 
 const KNOWN_PUBLIC = new Set(["078051120", "219099999", "123456789", "111111111", "333333333", "987654320"]);

@@ -90,7 +90,9 @@ function moderationFigures() {
   for (const recipe of mod.recipes) levelFigures(`moderated_content/${recipe.name}`, mod, recipe.labels, flags.get(recipe.name)!, log, undefined, 30);
   const union = moderationUnion(mod, flags, log);
   // Per language, the n-gram heads alone, with the cross-language heads only where they have no evidence, and as shipped.
-  const variants = (["none", "gaps", "shipped"] as const).map((use) => mod.recipes.map((recipe) => (use === "shipped" ? flags.get(recipe.name)! : headLevels(mod, rounds, recipe, rule, use))));
+  const variants = (["none", "gaps", "shipped"] as const).map((use) =>
+    mod.recipes.map((recipe) => (use === "shipped" ? flags.get(recipe.name)! : headLevels(mod, rounds, recipe, rule, use))),
+  );
   languageLines(
     mod.recipes.map((r) => r.labels),
     (i) => `${mod.rows[i].lang ?? "-"}${mod.rows[i].evalOnly ? "*" : ""}`,

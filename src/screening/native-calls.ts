@@ -4,13 +4,17 @@
 // into Node-API fails, the failure is thrown as a C++ Napi::Error nothing
 // catches, and std::terminate aborts the whole process, not just the thread.
 // So each thread that makes such calls marks them in a shared word, and the
-// thread that ends it waits until the word says no call is running, then
-// claims it so that no new call starts, then terminates.
+// thread that ends it claims the word: at once when no call runs, else by
+// asking the running call to hand it over as it leaves (a thread running
+// call after call would otherwise never be caught between two). Once claimed,
+// no new call starts, and the thread is terminated.
 import type { Worker } from "node:worker_threads";
 
 const IDLE = 0;
 const INSIDE = 1;
 const STOPPING = 2;
+/** Inside a call, and asked to stop: leaving the call moves the word to STOPPING, not IDLE. */
+const INSIDE_STOP_ASKED = 3;
 
 /** A thread's native-call word, shared with the thread that may end it. */
 export type NativeCallWord = Int32Array;
@@ -39,7 +43,7 @@ function enter(): void {
 
 function leave(): void {
   if (!own) return;
-  Atomics.store(own, 0, IDLE);
+  if (Atomics.compareExchange(own, 0, INSIDE, IDLE) !== INSIDE) Atomics.store(own, 0, STOPPING);
   Atomics.notify(own, 0);
 }
 
@@ -73,10 +77,14 @@ const waitAsync = (Atomics as unknown as { waitAsync: WaitAsync }).waitAsync;
  */
 export async function terminateBetweenNativeCalls(worker: Worker, word: NativeCallWord, maxWaitMs = 10_000): Promise<number> {
   const until = Date.now() + maxWaitMs;
-  while (Atomics.compareExchange(word, 0, IDLE, STOPPING) === INSIDE) {
+  for (;;) {
+    const was = Atomics.compareExchange(word, 0, IDLE, STOPPING);
+    if (was === IDLE || was === STOPPING) break;
+    // A call runs: ask it to hand the word over as it leaves (unless it just left, then claim again).
+    if (was === INSIDE && Atomics.compareExchange(word, 0, INSIDE, INSIDE_STOP_ASKED) !== INSIDE) continue;
     const left = until - Date.now();
     if (left <= 0) break;
-    const waited = waitAsync(word, 0, INSIDE, left);
+    const waited = waitAsync(word, 0, INSIDE_STOP_ASKED, left);
     if (waited.async) await waited.value;
   }
   return worker.terminate();

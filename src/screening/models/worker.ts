@@ -9,7 +9,7 @@
 // next batch however many windows a large request has queued.
 import { parentPort, workerData, type MessagePort } from "node:worker_threads";
 import type { ModelSlot } from "./labels.js";
-import { markNativeCalls, nativeCallAsync, type NativeCallWord } from "../native-calls.js";
+import { markNativeCalls, nativeCallAsync, ThreadStoppingError, type NativeCallWord } from "../native-calls.js";
 import { ModelSession, type Device, type SessionSpec } from "./session.js";
 
 export interface HostData {
@@ -98,6 +98,8 @@ async function runBatch(slot: ModelSlot, q: Pending[]): Promise<void> {
   try {
     rows = await nativeCallAsync(() => session.runBatch(taken.map((x) => x.p.windows[x.w])));
   } catch (err) {
+    // Being ended (src/screening/native-calls.ts): the jobs fail as the thread goes, as in any other stop.
+    if (err instanceof ThreadStoppingError) return;
     const error = `inference failed: ${(err instanceof Error ? err.message : String(err)).split("\n")[0]}`;
     for (const p of new Set(taken.map((x) => x.p))) if (q.includes(p)) finish(p, { id: p.job.id, error });
     return;

@@ -7,7 +7,6 @@
 import { crossLanguageTokens, CROSS_LANGUAGE_BITS } from "../src/screening/detectors/learned/runtime/cross-language.js";
 import { tokenFeatures, type SparseVector, type TextFeatures } from "../src/screening/detectors/learned/runtime/features.js";
 import { dequantize, quantize, score, type LinearHead } from "../src/screening/detectors/learned/runtime/linear.js";
-import { levelRank, type Level } from "../src/screening/vocabulary.js";
 import { calibrateByFpr } from "../src/screening/calibration/fpr-budgets.js";
 import type { HeadRecipe, Trained } from "./text-model.js";
 import { trainLogistic } from "./trainer.js";
@@ -45,9 +44,4 @@ export function fitCrossLanguageHeads(
     );
     return { spec: { name: recipe.name, scale, bias: head.bias, thresholds }, q, head };
   });
-}
-
-/** The more confident of two levels (the detector reports the higher of the n-gram head and the cross-language head). */
-export function moreConfident(a: Level, b: Level): Level {
-  return levelRank[a] <= levelRank[b] ? a : b;
 }

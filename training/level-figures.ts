@@ -3,8 +3,7 @@
 import { calibrateByFpr } from "../src/screening/calibration/fpr-budgets.js";
 import type { LevelThresholds } from "../src/screening/detectors/learned/runtime/levels.js";
 import { levelOf } from "../src/screening/detectors/learned/runtime/levels.js";
-import { levelRank, type Level, type Threshold } from "../src/screening/vocabulary.js";
-import { moreConfident } from "./cross-language-model.js";
+import { levelRank, strongest, type Level, type Threshold } from "../src/screening/vocabulary.js";
 import { budgetsOf, type LevelRule } from "./level-rules.js";
 import { roundLanguages, type RoundScores } from "./level-scores.js";
 import type { TextCorpus } from "./recipes.js";
@@ -52,7 +51,7 @@ export function headLevels<Row extends { family: string; fold: number }>(
     for (const i of round.test) {
       const own = levelOf(scores[i], locations[recipe.locations?.of[i] ?? ""] ?? all);
       const c = cross?.[i];
-      out[i] = c === undefined ? own : use === "shipped" ? moreConfident(own, c) : round.evidence.has(i) ? own : c;
+      out[i] = c === undefined ? own : use === "shipped" ? strongest([own, c]) : round.evidence.has(i) ? own : c;
     }
   }
   return out;

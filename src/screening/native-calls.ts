@@ -71,6 +71,12 @@ export async function nativeCallAsync<T>(call: () => Promise<T>): Promise<T> {
 type WaitAsync = (word: Int32Array, index: number, value: number, timeoutMs?: number) => { async: false; value: string } | { async: true; value: Promise<string> };
 const waitAsync = (Atomics as unknown as { waitAsync: WaitAsync }).waitAsync;
 
+/** Resolves once the word no longer holds `value` (at once if it does not), or after `timeoutMs`. */
+export async function whileWordIs(word: NativeCallWord, value: number, timeoutMs?: number): Promise<void> {
+  const waited = waitAsync(word, 0, value, timeoutMs);
+  if (waited.async) await waited.value;
+}
+
 /**
  * Terminates `worker` once it is outside native calls. A call still running after `maxWaitMs` (a graph that never returns)
  * is not waited for further: the thread is terminated anyway, which is what a stuck thread needs.
@@ -84,8 +90,7 @@ export async function terminateBetweenNativeCalls(worker: Worker, word: NativeCa
     if (was === INSIDE && Atomics.compareExchange(word, 0, INSIDE, INSIDE_STOP_ASKED) !== INSIDE) continue;
     const left = until - Date.now();
     if (left <= 0) break;
-    const waited = waitAsync(word, 0, INSIDE_STOP_ASKED, left);
-    if (waited.async) await waited.value;
+    await whileWordIs(word, INSIDE_STOP_ASKED, left);
   }
   return worker.terminate();
 }

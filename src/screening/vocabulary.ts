@@ -21,6 +21,11 @@ export function strongest(of: Iterable<Level>): Level {
   return best;
 }
 
+/** `challenger` when it is strictly more confident than `kept`, else `kept`: a tie keeps `kept`. */
+export function moreConfident<T extends { level: Level }>(challenger: T, kept: T): T {
+  return levelRank[challenger.level] < levelRank[kept.level] ? challenger : kept;
+}
+
 /** True when `level` is at least as confident as `threshold` (an unknown threshold counts as l4). */
 export function atOrOver(level: Level, threshold: string): boolean {
   return levelRank[level] <= (levelRank[threshold as Level] ?? levelRank.l4_less_likely);

@@ -3,18 +3,11 @@
 import { Worker } from "node:worker_threads";
 import { once } from "node:events";
 import { describe, expect, it } from "vitest";
-import { markNativeCalls, nativeCall, nativeCallWord, terminateBetweenNativeCalls, ThreadStoppingError } from "../../src/screening/native-calls.js";
+import { markNativeCalls, nativeCall, nativeCallWord, terminateBetweenNativeCalls, ThreadStoppingError, whileWordIs } from "../../src/screening/native-calls.js";
 import { ModelHost } from "../../src/screening/models/host.js";
 import { readSlotFiles } from "../../src/screening/models/slot.js";
 import { windowsOf } from "../../src/screening/models/windows.js";
 import { fixture, settings } from "./models/support.js";
-
-/** Resolves when the word leaves `value`. */
-async function whileWordIs(word: Int32Array, value: number): Promise<void> {
-  const waitAsync = (Atomics as unknown as { waitAsync: (w: Int32Array, i: number, v: number) => { async: boolean; value: Promise<string> | string } }).waitAsync;
-  const r = waitAsync(word, 0, value);
-  if (r.async) await r.value;
-}
 
 describe("ending a thread between native calls", () => {
   it("waits for the call the thread is in, then ends it before another starts", async () => {

@@ -5,7 +5,8 @@
 import { describe, expect, it } from "vitest";
 import { textFeatures } from "../../src/screening/detectors/learned/runtime/features.js";
 import { score } from "../../src/screening/detectors/learned/runtime/linear.js";
-import { crossLanguageApplies, crossLanguageFeatures, fitCrossLanguageHeads, moreConfident } from "../../training/cross-language-model.js";
+import { strongest } from "../../src/screening/vocabulary.js";
+import { crossLanguageApplies, crossLanguageFeatures, fitCrossLanguageHeads } from "../../training/cross-language-model.js";
 import type { HeadRecipe } from "../../training/text-model.js";
 
 const rows: [string, number, string][] = [
@@ -36,8 +37,8 @@ describe("cross-language model", () => {
     expect(crossLanguageApplies("de")).toBe(true);
     expect(crossLanguageApplies("en")).toBe(false);
     expect(crossLanguageApplies(undefined)).toBe(false);
-    expect(moreConfident("l4_less_likely", "l2_very_likely")).toBe("l2_very_likely");
-    expect(moreConfident("l5_unlikely", "l3_likely")).toBe("l3_likely");
+    expect(strongest(["l4_less_likely", "l2_very_likely"])).toBe("l2_very_likely");
+    expect(strongest(["l5_unlikely", "l3_likely"])).toBe("l3_likely");
   });
 
   it("learns from English rows what carries to German and Japanese requests", () => {

@@ -4,7 +4,7 @@
 // the text the judge read. A detector the judge did not decide (not mapped,
 // or skipped with the project failing open) is the built-in one, unchanged.
 import type { Detection } from "../detector.js";
-import { levelRank, type Level } from "../vocabulary.js";
+import { levelRank, moreConfident, type Level } from "../vocabulary.js";
 import type { JudgedLevel, PartJudgement } from "./part-judgement.js";
 
 function flags(level: Level): boolean {
@@ -23,7 +23,7 @@ export function judgedDetection(j: PartJudgement | undefined, type: string, text
   if (j.combine === "replace") return judged;
   const own = builtIn();
   // A tie keeps the built-in detection: its spans are finer than the whole part.
-  return levelRank[judged.level] < levelRank[own.level] ? judged : own;
+  return moreConfident(judged, own);
 }
 
 /** A custom guardrail written in words, as the judge found it on this part: its spans (the whole part) and level, or undefined. */

@@ -7,7 +7,7 @@ import type { Detection, Span } from "../detector.js";
 import { levelOf } from "../detectors/learned/runtime/levels.js";
 import { normalizeText } from "../normalize.js";
 import type { Part } from "../parts.js";
-import { levelRank, strongest, type Level, type Location } from "../vocabulary.js";
+import { levelRank, moreConfident, strongest, type Level, type Location } from "../vocabulary.js";
 import { HostClient, HostStartError, ModelUnavailableError } from "./host.js";
 import type { ModelSlot } from "./labels.js";
 import { checkDevice } from "./session.js";
@@ -252,7 +252,7 @@ export function withModel<P>(
   if (!model) return builtIn(text, arg);
   if (s.combine === "replace") return model;
   const other = builtIn(text, arg);
-  return levelRank[model.level] < levelRank[other.level] ? model : other;
+  return moreConfident(model, other);
 }
 
 /** The model's spans of a pii label in a normalized text the pre-pass scored, each with its level; undefined when the built-in detector alone should run. */

@@ -6,10 +6,10 @@
 import { defineDetector, nothing, type Detection, type DetectorDefinition } from "../../detector.js";
 import { withModel } from "../../models/runtime.js";
 import { crossLanguageDetection } from "./runtime/cross-language.js";
-import { languageWithoutEvidence, reliableLanguage, withoutEvidence } from "./runtime/language-gate.js";
+import { languageWithoutEvidence, notScored, reliableLanguage } from "./runtime/language-gate.js";
 import { models } from "./runtime/models.js";
 import { cachedFeatures, headScore, textDetection } from "./runtime/text-scoring.js";
-import { levelRank } from "../../vocabulary.js";
+import { moreConfident } from "../../vocabulary.js";
 
 type ModerationCategory = "hate" | "sexual" | "violence" | "weapons" | "crime" | "self_harm";
 
@@ -24,18 +24,15 @@ export const crossLanguageNote = (lang: string) =>
  */
 function builtIn(text: string, category: ModerationCategory): Detection {
   const { moderation: m, moderationCrossLanguage: xl } = models();
-  if (!xl) {
-    const unscored = withoutEvidence(m, text);
-    if (unscored) return unscored;
+  const gap = languageWithoutEvidence(m, text);
+  if (gap !== undefined) {
+    return xl ? { ...crossLanguageDetection(xl, category, cachedFeatures(text, m.bits), text.length), note: crossLanguageNote(gap) } : notScored(gap);
   }
   const f = cachedFeatures(text, m.bits);
-  const gap = languageWithoutEvidence(m, text);
-  if (xl && gap !== undefined) return { ...crossLanguageDetection(xl, category, f, text.length), note: crossLanguageNote(gap) };
   const own = textDetection(headScore(m, category, f, text.length), f, m.heads.get(category)!.thresholds);
   const lang = xl ? reliableLanguage(text) : undefined;
   if (!xl || lang === undefined || lang === "en") return own;
-  const cross = crossLanguageDetection(xl, category, f, text.length);
-  return levelRank[cross.level] < levelRank[own.level] ? cross : own;
+  return moreConfident(crossLanguageDetection(xl, category, f, text.length), own);
 }
 
 function moderation(category: ModerationCategory): DetectorDefinition {

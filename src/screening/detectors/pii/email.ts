@@ -28,8 +28,8 @@ function isDomainChar(ch: string): boolean {
 // Chinese, Japanese and Korean text is written without spaces, so an ASCII address abuts it:
 // "連絡先はtakeshi.mori@docomo.ne.jpです". Where these scripts meet an ASCII letter or digit, the address ends.
 const CJK = /[\p{Script=Han}\p{Script=Hiragana}\p{Script=Katakana}\p{Script=Hangul}]/u;
-const isAscii = (ch: string) => /[A-Za-z0-9]/.test(ch);
-const scriptBreak = (a: string, b: string) => (isAscii(a) && CJK.test(b)) || (CJK.test(a) && isAscii(b));
+const isAsciiAlnum = (ch: string) => /[A-Za-z0-9]/.test(ch);
+const scriptBreak = (a: string, b: string) => (isAsciiAlnum(a) && CJK.test(b)) || (CJK.test(a) && isAsciiAlnum(b));
 
 const MAX_LOCAL = 64;
 const MAX_DOMAIN = 253;

@@ -48,8 +48,11 @@ export function languageWithoutEvidence(model: LoadedModel, text: string): strin
   return lang !== undefined && !model.languages.has(lang) ? lang : undefined;
 }
 
+/** The detection of a part in `lang`, which the model has no evidence for. */
+export const notScored = (lang: string): Detection => ({ level: "l5_unlikely", spans: [], note: `not scored: no training evidence for language '${lang}'` });
+
 /** The detection of a part the model has no evidence for, or undefined when it may score the part. */
 export function withoutEvidence(model: LoadedModel, text: string): Detection | undefined {
   const lang = languageWithoutEvidence(model, text);
-  return lang === undefined ? undefined : { level: "l5_unlikely", spans: [], note: `not scored: no training evidence for language '${lang}'` };
+  return lang === undefined ? undefined : notScored(lang);
 }

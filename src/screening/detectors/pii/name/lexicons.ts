@@ -30,6 +30,9 @@ export const ENGLISH = new Set<string>();
   }
 }
 
+/** Every two-letter code, "AA" to "ZZ": ICU names the regions among them. */
+const TWO_LETTER_CODES = Array.from({ length: 26 * 26 }, (_, k) => String.fromCharCode(65 + Math.floor(k / 26), 65 + (k % 26)));
+
 export const PLACES = new Set<string>();
 {
   const text = readFileSync(projectFile(LEXICONS, "places.txt"), "utf8");
@@ -37,27 +40,23 @@ export const PLACES = new Set<string>();
   // Countries, regions and languages in English, from ICU rather than a list to keep.
   const regions = new Intl.DisplayNames(["en"], { type: "region" });
   const languages = new Intl.DisplayNames(["en"], { type: "language" });
-  const A = 65;
-  for (let i = 0; i < 26; i++) {
-    for (let j = 0; j < 26; j++) {
-      const code = String.fromCharCode(A + i, A + j);
-      const region = regions.of(code);
-      if (region && region !== code) {
-        const r = region.toLowerCase();
-        PLACES.add(r);
-        // "St. Kitts & Nevis" is also written "Saint Kitts and Nevis"; each part alone is a place too.
-        PLACES.add(r.replace(/ & /g, " and ").replace(/^st\. /, "saint "));
-        for (const part of r.split(/ [&(-] ?|, | and /))
-          PLACES.add(
-            part
-              .replace(/^st\. /, "saint ")
-              .replace(/\)$/, "")
-              .trim(),
-          );
-      }
-      const language = languages.of(code.toLowerCase());
-      if (language && language.toLowerCase() !== code.toLowerCase()) PLACES.add(language.toLowerCase());
+  for (const code of TWO_LETTER_CODES) {
+    const region = regions.of(code);
+    if (region && region !== code) {
+      const r = region.toLowerCase();
+      PLACES.add(r);
+      // "St. Kitts & Nevis" is also written "Saint Kitts and Nevis"; each part alone is a place too.
+      PLACES.add(r.replace(/ & /g, " and ").replace(/^st\. /, "saint "));
+      for (const part of r.split(/ [&(-] ?|, | and /))
+        PLACES.add(
+          part
+            .replace(/^st\. /, "saint ")
+            .replace(/\)$/, "")
+            .trim(),
+        );
     }
+    const language = languages.of(code.toLowerCase());
+    if (language && language.toLowerCase() !== code.toLowerCase()) PLACES.add(language.toLowerCase());
   }
   for (const extra of [
     "usa",
@@ -114,12 +113,9 @@ const NAME_LOCALES = "de fr es it pt nl ro tr id vi pl sv da nb fi cs sk hu hr s
 const isLexiconName = (w: string) => GIVEN.has(w) || SURNAME.has(w);
 for (const locale of NAME_LOCALES) {
   const regions = new Intl.DisplayNames([locale], { type: "region" });
-  for (let i = 0; i < 26; i++) {
-    for (let j = 0; j < 26; j++) {
-      const code = String.fromCharCode(65 + i, 65 + j);
-      const region = regions.of(code)?.toLowerCase();
-      if (region && region !== code.toLowerCase() && !isLexiconName(region)) PLACES.add(region);
-    }
+  for (const code of TWO_LETTER_CODES) {
+    const region = regions.of(code)?.toLowerCase();
+    if (region && region !== code.toLowerCase() && !isLexiconName(region)) PLACES.add(region);
   }
 }
 

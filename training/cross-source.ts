@@ -7,7 +7,7 @@
 // and shown per source family, with the worst family.
 import { levelRank, thresholds, type Level, type Threshold } from "../src/screening/vocabulary.js";
 
-interface Counts {
+export interface Counts {
   n: number;
   pos: number;
   /** Rows flagged at or above each threshold, positives and negatives. */
@@ -17,7 +17,8 @@ interface Counts {
 
 const zero = () => Object.fromEntries(thresholds.map((t) => [t, 0])) as Record<Threshold, number>;
 
-function count(levels: (Level | undefined)[], labels: number[], keep: (i: number) => boolean): Counts {
+/** Rows of `levels` kept by `keep` (held-out ones), and how many of them each threshold flags, positives and negatives. */
+export function count(levels: (Level | undefined)[], labels: number[], keep: (i: number) => boolean): Counts {
   const c: Counts = { n: 0, pos: 0, tp: zero(), fp: zero() };
   levels.forEach((l, i) => {
     if (l === undefined || !keep(i)) return;
@@ -28,7 +29,7 @@ function count(levels: (Level | undefined)[], labels: number[], keep: (i: number
   return c;
 }
 
-const pct = (x: number) => (Number.isFinite(x) ? x.toFixed(3) : "  -  ");
+export const pct = (x: number) => (Number.isFinite(x) ? x.toFixed(3) : "  -  ");
 
 export interface HeadSummary {
   name: string;

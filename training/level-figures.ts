@@ -4,6 +4,7 @@ import { calibrateByFpr } from "../src/screening/calibration/fpr-budgets.js";
 import type { LevelThresholds } from "../src/screening/detectors/learned/runtime/levels.js";
 import { levelOf } from "../src/screening/detectors/learned/runtime/levels.js";
 import { levelRank, strongest, type Level, type Threshold } from "../src/screening/vocabulary.js";
+import { count, pct, type Counts } from "./cross-source.js";
 import { budgetsOf, type LevelRule } from "./level-rules.js";
 import { roundLanguages, type RoundScores } from "./level-scores.js";
 import type { TextCorpus } from "./recipes.js";
@@ -58,43 +59,14 @@ export function headLevels<Row extends { family: string; fold: number }>(
 }
 
 const at = (l: Level | undefined, t: Threshold) => l !== undefined && levelRank[l] <= levelRank[t];
-const f3 = (x: number) => (Number.isFinite(x) ? x.toFixed(3) : "  -  ");
-
-interface Tally {
-  n: number;
-  pos: number;
-  tp1: number;
-  fp1: number;
-  tp4: number;
-  fp4: number;
-}
-
-function tally(flags: Flags, labels: number[], keep: (i: number) => boolean): Tally {
-  const t: Tally = { n: 0, pos: 0, tp1: 0, fp1: 0, tp4: 0, fp4: 0 };
-  flags.forEach((l, i) => {
-    if (l === undefined || !keep(i)) return;
-    t.n++;
-    t.pos += labels[i];
-    if (at(l, "l1_confident")) {
-      if (labels[i]) t.tp1++;
-      else t.fp1++;
-    }
-    if (at(l, "l4_less_likely")) {
-      if (labels[i]) t.tp4++;
-      else t.fp4++;
-    }
-  });
-  return t;
-}
-
-/** l1 precision (and recall), l4 recall and FPR of a tally. */
-export function ends(t: Tally) {
+/** l1 precision (and recall), l4 recall and FPR of counted rows. */
+export function ends(c: Counts) {
   return {
-    l1Precision: t.tp1 / (t.tp1 + t.fp1),
-    l1Recall: t.tp1 / t.pos,
-    l4Precision: t.tp4 / (t.tp4 + t.fp4),
-    l4Recall: t.tp4 / t.pos,
-    l4Fpr: t.fp4 / (t.n - t.pos),
+    l1Precision: c.tp.l1_confident / (c.tp.l1_confident + c.fp.l1_confident),
+    l1Recall: c.tp.l1_confident / c.pos,
+    l4Precision: c.tp.l4_less_likely / (c.tp.l4_less_likely + c.fp.l4_less_likely),
+    l4Recall: c.tp.l4_less_likely / c.pos,
+    l4Fpr: c.fp.l4_less_likely / (c.n - c.pos),
   };
 }
 
@@ -112,21 +84,21 @@ export function levelFigures<Row extends { family: string; lang?: string }>(
   locationOf?: (r: Row) => string,
   minRows = 30,
 ) {
-  const pooled = ends(tally(flags, labels, () => true));
-  const line = (key: string, t: Tally) => {
+  const pooled = ends(count(flags, labels, () => true));
+  const line = (key: string, t: Counts) => {
     const e = ends(t);
-    return `    ${key.padEnd(16)} n=${String(t.n).padStart(6)} pos=${String(t.pos).padStart(5)}  l1 P=${f3(e.l1Precision)} R=${f3(e.l1Recall)}  l4 R=${f3(e.l4Recall)} FPR=${f3(e.l4Fpr)} P=${f3(e.l4Precision)}`;
+    return `    ${key.padEnd(16)} n=${String(t.n).padStart(6)} pos=${String(t.pos).padStart(5)}  l1 P=${pct(e.l1Precision)} R=${pct(e.l1Recall)}  l4 R=${pct(e.l4Recall)} FPR=${pct(e.l4Fpr)} P=${pct(e.l4Precision)}`;
   };
   log(`  ${name}`);
   log(
     line(
       "all",
-      tally(flags, labels, () => true),
+      count(flags, labels, () => true),
     ),
   );
   const groups = (keyOf: (i: number) => string) => {
     const keys = [...new Set(corpus.rows.map((_, i) => keyOf(i)))].sort();
-    return keys.map((k) => ({ key: k, t: tally(flags, labels, (i) => keyOf(i) === k) })).filter((g) => g.t.n >= minRows);
+    return keys.map((k) => ({ key: k, t: count(flags, labels, (i) => keyOf(i) === k) })).filter((g) => g.t.n >= minRows);
   };
   if (locationOf) for (const g of groups((i) => locationOf(corpus.rows[i]))) log(line(g.key, g.t));
   const byLanguage = groups((i) => languageOf(corpus, i));
@@ -138,7 +110,7 @@ export function levelFigures<Row extends { family: string; lang?: string }>(
     if (g.t.pos >= minRows && e.l4Recall < worstRecall.value) worstRecall = { key: g.key, value: e.l4Recall };
     if (g.t.n - g.t.pos >= minRows && e.l4Fpr > worstFpr.value) worstFpr = { key: g.key, value: e.l4Fpr };
   }
-  log(`    worst family at l4: recall ${f3(worstRecall.value)} (${worstRecall.key}), FPR ${f3(worstFpr.value)} (${worstFpr.key})`);
+  log(`    worst family at l4: recall ${pct(worstRecall.value)} (${worstRecall.key}), FPR ${pct(worstFpr.value)} (${worstFpr.key})`);
   return { pooled, byLanguage: byLanguage.map((g) => ({ key: g.key, ...ends(g.t), n: g.t.n, pos: g.t.pos })), worstRecall, worstFpr };
 }
 
@@ -194,22 +166,22 @@ export function moderationUnion<Row extends { family: string; lang?: string; lab
     (i) => harmful(i),
   );
   const f1 = (h: string) => {
-    const e = ends(tally(flags.get(h)!, corpus.recipes.find((r) => r.name === h)!.labels, () => true));
+    const e = ends(count(flags.get(h)!, corpus.recipes.find((r) => r.name === h)!.labels, () => true));
     return (2 * e.l4Precision * e.l4Recall) / (e.l4Precision + e.l4Recall);
   };
   const macro = ["hate", "sexual", "violence", "self_harm"].map(f1);
   const macroF1 = macro.reduce((a, b) => a + b, 0) / macro.length;
   log(
-    `  any head at l4: benign flagged ${f3(benignAll.value)} (n=${benignAll.n}; English ${f3(benignEn.value)}, other languages ${f3(benignOther.value)} n=${benignOther.n})`,
+    `  any head at l4: benign flagged ${pct(benignAll.value)} (n=${benignAll.n}; English ${pct(benignEn.value)}, other languages ${pct(benignOther.value)} n=${benignOther.n})`,
   );
   log(
-    `    harmful caught: English ${f3(harmfulEn.value)} (n=${harmfulEn.n}), other languages ${f3(harmfulOther.value)} at l4, ${f3(harmfulOtherL2.value)} at l2 (n=${harmfulOther.n})`,
+    `    harmful caught: English ${pct(harmfulEn.value)} (n=${harmfulEn.n}), other languages ${pct(harmfulOther.value)} at l4, ${pct(harmfulOtherL2.value)} at l2 (n=${harmfulOther.n})`,
   );
   log(
-    `    hazard prompts (AILuminate) with their right category at l4 ${f3(rightCategory.value)} (n=${rightCategory.n}); precision of any head at l1 ${f3(l1Any.value)} (n=${l1Any.n})`,
+    `    hazard prompts (AILuminate) with their right category at l4 ${pct(rightCategory.value)} (n=${rightCategory.n}); precision of any head at l1 ${pct(l1Any.value)} (n=${l1Any.n})`,
   );
   breakdowns(corpus, share, harmful, any, log);
-  log(`    F1 at l4: ${["hate", "sexual", "violence", "self_harm"].map((h, k) => `${h} ${f3(macro[k])}`).join(", ")}; macro ${f3(macroF1)}`);
+  log(`    F1 at l4: ${["hate", "sexual", "violence", "self_harm"].map((h, k) => `${h} ${pct(macro[k])}`).join(", ")}; macro ${pct(macroF1)}`);
   return { benignAll, benignEn, benignOther, harmfulOther, harmfulOtherL2, harmfulEn, rightCategory, l1Any, macroF1 };
 }
 
@@ -233,7 +205,7 @@ function breakdowns<Row extends { family: string; lang?: string }>(
       ),
     }))
     .filter((x) => x.s.n >= 100)
-    .map((x) => `${x.f} ${f3(x.s.value)}`);
+    .map((x) => `${x.f} ${pct(x.s.value)}`);
   const languages = [...new Set(corpus.rows.map((_, i) => languageOf(corpus, i)))].sort();
   const perLanguage = languages
     .map((l) => ({
@@ -248,7 +220,7 @@ function breakdowns<Row extends { family: string; lang?: string }>(
       ),
     }))
     .filter((x) => x.b.n + x.h.n >= 100)
-    .map((x) => `${x.l} ${x.b.n >= 30 ? f3(x.b.value) : "  -  "}/${x.h.n >= 30 ? f3(x.h.value) : "  -  "}`);
+    .map((x) => `${x.l} ${x.b.n >= 30 ? pct(x.b.value) : "  -  "}/${x.h.n >= 30 ? pct(x.h.value) : "  -  "}`);
   log(`    per language (>= 100 rows), benign flagged / harmful caught by any head at l4: ${perLanguage.join(", ")}`);
   log(`    benign flagged by any head at l4, per family (>= 100 rows): ${perFamily.join(", ")}`);
 }
@@ -257,8 +229,8 @@ function breakdowns<Row extends { family: string; lang?: string }>(
 export function familyFpr<Row extends { family: string }>(corpus: TextCorpus<Row>, labels: number[], flags: Flags, log: (s: string) => void) {
   const families = [...new Set(corpus.rows.map((r) => r.family))].sort();
   const out = families
-    .map((f) => ({ f, t: tally(flags, labels, (i) => corpus.rows[i].family === f) }))
+    .map((f) => ({ f, t: count(flags, labels, (i) => corpus.rows[i].family === f) }))
     .filter((x) => x.t.n - x.t.pos >= 100)
-    .map((x) => `${x.f} ${f3(ends(x.t).l4Fpr)}`);
+    .map((x) => `${x.f} ${pct(ends(x.t).l4Fpr)}`);
   log(`    FPR at l4 per family (>= 100 negatives): ${out.join(", ")}`);
 }

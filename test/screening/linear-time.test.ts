@@ -4,12 +4,15 @@
 // ~2.5x the time (2.75 allowed for noise); a quadratic costs 4x. New detectors are covered because the
 // registry is iterated.
 //
-// Timing is made robust rather than absolute: CPU time of the thread rather
-// than wall time, each size the minimum of several runs on distinct texts (so
-// no detector cache answers), the first size grown until it takes long enough
-// for timer and GC noise to be small, the growth taken over two doublings, and
-// a pair over the limit measured again before it fails (a loaded machine slows
-// one measurement, a quadratic slows every one).
+// Timing is made robust rather than absolute: CPU time rather than wall time,
+// distinct texts (so no detector cache answers), the first size grown until it
+// takes long enough for timer noise to be small, the growth taken over two
+// doublings, and a pair over the limit measured again before it fails (a
+// loaded machine slows one measurement, a quadratic slows every one). The two
+// sizes are timed on the same number of units (four texts of n against one of
+// 4n): garbage collection runs per units allocated, so a single small text
+// could finish between collections while the large one always pays for one,
+// which alone read as x2.7 a doubling for linear code.
 import { beforeAll, describe, expect, it } from "vitest";
 import type { DetectorDefinition } from "../../src/screening/detector.js";
 import { screen, type ActiveGuardrail } from "../../src/screening/engine.js";
@@ -75,18 +78,21 @@ function partOf(location: Location, input: (n: number) => string, n: number): Pa
   return { location, messageId: 1, text, toolName: "send_email" };
 }
 
-/** CPU time of one screening, not wall time: on a loaded machine the thread is descheduled, which is not the code's cost. */
-function timeOnce(run: (part: Part) => void, part: Part): number {
+/** CPU time of some screenings, not wall time: on a loaded machine the thread is descheduled, which is not the code's cost. */
+function cpuMs(work: () => void): number {
   const before = process.cpuUsage();
-  run(part);
+  work();
   const used = process.cpuUsage(before);
   return (used.user + used.system) / 1000;
 }
 
-/** Least time of `runs` screenings of distinct texts of size n. */
-function best(run: (part: Part) => void, location: Location, input: (n: number) => string, n: number, runs: number): number {
+/** Time per text of size n: the least of `runs` batches of `perBatch` distinct texts screened back to back. */
+function best(run: (part: Part) => void, location: Location, input: (n: number) => string, n: number, runs: number, perBatch = 1): number {
   let min = Infinity;
-  for (let i = 0; i < runs; i++) min = Math.min(min, timeOnce(run, partOf(location, input, n)));
+  for (let i = 0; i < runs; i++) {
+    const parts = Array.from({ length: perBatch }, () => partOf(location, input, n));
+    min = Math.min(min, cpuMs(() => parts.forEach(run)) / perBatch);
+  }
   return min;
 }
 
@@ -109,16 +115,14 @@ const LIMIT = 2.75;
 function growth(run: (part: Part) => void, location: Location, input: (n: number) => string): { n: number; ratio: number; small: number; large: number } {
   let n = 4096;
   best(run, location, input, n, 2); // warm-up: JIT, lazily loaded tables
-  let small = best(run, location, input, n, 3);
-  while (small < MIN_MS && n < MAX_N) {
-    n *= 2;
-    small = best(run, location, input, n, 3);
-  }
-  let large = best(run, location, input, 4 * n, 3);
+  while (best(run, location, input, n, 3) < MIN_MS && n < MAX_N) n *= 2;
+  // Four texts of n against one of 4n: the same units allocated, so the same collections.
+  let small = best(run, location, input, n, 2, 4);
+  let large = best(run, location, input, 4 * n, 2);
   let ratio = Math.sqrt(large / Math.max(small, 0.5));
   for (let retry = 0; retry < 3 && ratio > LIMIT; retry++) {
-    small = Math.min(small, best(run, location, input, n, 5));
-    large = Math.min(large, best(run, location, input, 4 * n, 5));
+    small = Math.min(small, best(run, location, input, n, 3, 4));
+    large = Math.min(large, best(run, location, input, 4 * n, 3));
     ratio = Math.sqrt(large / Math.max(small, 0.5));
   }
   return { n, ratio, small, large };

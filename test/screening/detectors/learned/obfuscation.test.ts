@@ -20,6 +20,7 @@ const ordinary = [
   "Können Sie mir bitte erklären, wie ich meine Steuererklärung für das letzte Jahr online einreichen kann?",
   "We are 100% sure the discount is 50% off, so the total drops from 80 to 40 dollars.",
   "Order ids: A1B2C3D4, 9f8e7d6c-5b4a-4210-8edc-ba9876543210, 0x7fffabcd, SKU-88812-XL; sizes 10px and 2nd row, codec h264.",
+  "Request 3c9e1f2a-7b4d-4e8a-9c1b-2d3e4f5a6b7c failed with 502; MAC 00:1a:2b:3c:4d:5e, host fe80::1c2b:3a4d:5e6f.",
 ];
 
 describe("ROT13", () => {

@@ -184,9 +184,25 @@ const ONLY_PLUS = /^[a-z+]+$/;
 /** Hashes, ids and hex literals ("a1b2c3d4", "0x7fffabcd"); short hex words stay leet ("b33f"). */
 const HEX_ID = /^(?:0x)?[0-9a-f]{8,}$/;
 
-/** Not leet: too short, no substitute or no letter, an escape's digits ("%20file"), "+" joining words, a hex id. */
+const HEX_WORD = /^[0-9a-f]+$/;
+const isHexCode = (c: number) => (c >= 48 && c <= 57) || (c >= 97 && c <= 102);
+const isIdSeparator = (c: number) => c === 45 || c === 58; // "-" ":"
+
+/** A group of a UUID, MAC or IPv6 address ("5b1d2e8a-77c4-4f0e"): hex joined to more hex by "-" or ":". */
+function inHexId(w: string, offset: number, folded: string): boolean {
+  if (!HEX_WORD.test(w)) return false;
+  const end = offset + w.length;
+  return (
+    (isIdSeparator(folded.charCodeAt(offset - 1)) && isHexCode(folded.charCodeAt(offset - 2))) ||
+    (isIdSeparator(folded.charCodeAt(end)) && isHexCode(folded.charCodeAt(end + 1)))
+  );
+}
+
+/** Not leet: too short, no substitute or no letter, an escape's digits ("%20file"), "+" joining words, a hex id or a group of one. */
 function notLeet(w: string, offset: number, folded: string): boolean {
-  return w.length < 3 || !LEET_CHAR.test(w) || !HAS_LETTER.test(w) || folded.charCodeAt(offset - 1) === 37 || ONLY_PLUS.test(w) || HEX_ID.test(w);
+  return (
+    w.length < 3 || !LEET_CHAR.test(w) || !HAS_LETTER.test(w) || folded.charCodeAt(offset - 1) === 37 || ONLY_PLUS.test(w) || HEX_ID.test(w) || inHexId(w, offset, folded)
+  );
 }
 
 /**

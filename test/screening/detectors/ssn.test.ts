@@ -50,9 +50,12 @@ describe("pii/us_social_security_number", () => {
       "Artikel 720-44-1982",
       "Referencia del producto: 655-20-1884",
       "Modèle 655-20-1884",
+      // Numbers shaped like a code named earlier are more of those codes.
+      "SKUs 720-44-1982, 720-44-1983 and 720-44-1990 are discontinued.",
     ]) {
       expectNothing(detectSsn(text));
     }
+    expect(covered("Part no. 720-44-1982 for Jim, SSN 536-22-8901", detectSsn("Part no. 720-44-1982 for Jim, SSN 536-22-8901"))).toEqual(["536-22-8901"]);
     expect(detectSsn("My SSN for the order is 720-44-1982").level).toBe("l1_confident");
     expect(detectSsn("Customer 720-44-1982").level).toBe("l2_very_likely");
   });

@@ -27,7 +27,7 @@ import type { Level } from "../../vocabulary.js";
 import { type Finding, before, isWordChar, overlapTest, toDetection } from "../findings.js";
 import { findCreditCards } from "./credit-card.js";
 import { findIbans } from "./iban.js";
-import { codeWordBefore } from "./code-words.js";
+import { codeShape, codeWordBefore } from "./code-words.js";
 import { nationalRegion } from "./phone-regions.js";
 
 // A digit, then digits and single separators (one of " .-/", a dash with
@@ -209,6 +209,7 @@ function gluedLetter(text: string, i: number): boolean {
 function findPhoneNumbers(text: string): Finding[] {
   const out: Finding[] = [];
   let excluded: ((start: number, end: number) => boolean) | null = null;
+  const codeShapes = new Set<string>();
   for (const m of text.matchAll(CANDIDATE)) {
     let start = m.index;
     let raw = m[0];
@@ -273,7 +274,8 @@ function findPhoneNumbers(text: string): Finding[] {
     const separators = new Set(raw.replace(/[\d()+]/g, "").replace(/\s+/g, " "));
     const phoneGrouping = groups.length >= 3 && groups.every((g) => g.length >= 2 && g.length <= 4) && separators.size === 1 && !separators.has("/");
     let level = levelOf(shape, parsed, thousands ? specific : context, thousands, phoneGrouping);
-    if (negative && !specific && level !== "l1_confident") level = "l5_unlikely";
+    if (negative && !specific) codeShapes.add(codeShape(raw));
+    if (!specific && level !== "l1_confident" && (negative || codeShapes.has(codeShape(raw)))) level = "l5_unlikely";
     if (level === "no_level") continue;
     const labels = parsed?.country ? [parsed.country] : undefined;
     out.push({ start, end, level, labels });

@@ -16,7 +16,7 @@
 import type { Detection } from "../../detector.js";
 import { piiDetector } from "./family.js";
 import { type Finding, before, isWordChar, toDetection } from "../findings.js";
-import { codeWordBefore } from "./code-words.js";
+import { codeShape, codeWordBefore } from "./code-words.js";
 
 const DELIMITED = /(?<![\d-])(\d{3})([- ])(\d{2})\2(\d{4})(?![\d-])/g;
 const UNDELIMITED = /(?<![\d-])\d{9}(?![\d-])/g;
@@ -41,6 +41,7 @@ export function ssnStructurallyValid(digits: string): boolean {
 
 function findSsns(text: string): Finding[] {
   const out: Finding[] = [];
+  const codeShapes = new Set<string>();
   for (const m of text.matchAll(DELIMITED)) {
     const start = m.index;
     const end = start + m[0].length;
@@ -48,7 +49,10 @@ function findSsns(text: string): Finding[] {
     const digits = m[1] + m[3] + m[4];
     if (!ssnStructurallyValid(digits)) continue;
     const context = CONTEXT.test(before(text, start, 60));
-    if (!context && (CODE_BEFORE.test(before(text, start, 30)) || CODE_AFTER.test(text.slice(end, end + 24)))) continue;
+    if (!context && (codeShapes.has(codeShape(m[0])) || CODE_BEFORE.test(before(text, start, 30)) || CODE_AFTER.test(text.slice(end, end + 24)))) {
+      codeShapes.add(codeShape(m[0]));
+      continue;
+    }
     const level = context ? "l1_confident" : m[2] === "-" ? "l2_very_likely" : "l3_likely";
     out.push({ start, end, level });
   }

@@ -28,8 +28,9 @@ import { type Finding, overlapTest, toDetection } from "../../findings.js";
 import { piiDetector } from "../family.js";
 import { blockedRanges } from "./blocked.js";
 import { findCjkNames } from "./cjk.js";
+import { GAZETTEER } from "./gazetteer.js";
 import { COMPANY_WORD_AFTER, dropFirms, isFirm } from "./firms.js";
-import { hasCue } from "./cues.js";
+import { hasCue, NAMED_WORKS, PERSON_VERB_AFTER } from "./cues.js";
 import type { Kind } from "./kinds.js";
 import { isForeignFunctionWord, type LanguageCache, languageAt } from "./language.js";
 import { CALENDAR_WORDS, KNOWN_FIRMS, PLACES, TITLES } from "./lexicons.js";
@@ -107,6 +108,9 @@ function findNames(text: string): Finding[] {
     if (blocked(rt[0].start, rt[rt.length - 1].end)) continue;
     const trimmed: Run = { tokens: rt, kinds };
     if (isPlaceRun(rt, kinds, text)) continue;
+    // "assediarono Pechino", "the road to Москва": a word standing alone that no name list holds and the
+    // gazetteer has as a town is the town, unless a person's cue says otherwise ("my name is ...", "... said").
+    if (rt.length === 1 && (kinds[0] === "unknown" || kinds[0] === "cyrillic") && GAZETTEER.has(rt[0].key) && !personEvidence(text, rt[0].start, rt[0].end)) continue;
     if (KNOWN_FIRMS.has(text.slice(rt[0].start, rt[rt.length - 1].end).toLowerCase())) continue;
     if (isStreetName(text, trimmed, tokens, at)) continue;
     // "Công ty", "Cửa hàng", "Trung tâm": the first word of a Vietnamese company word.
@@ -129,6 +133,14 @@ function findNames(text: string): Finding[] {
   dropFirms(text, out);
   coordinate(text, out);
   return out;
+}
+
+/** A cue that the word is a person's name ("my name is ...", "... said", "Gaj spent", "the Bernasconi novel"), not a place's. */
+function personEvidence(text: string, start: number, end: number): boolean {
+  const cue = hasCue(text, start, end);
+  if (cue.place) return false;
+  const after = text.slice(end, end + 16);
+  return cue.strong || PERSON_VERB_AFTER.test(after) || NAMED_WORKS.test(after);
 }
 
 const ROMANCE = new Set(["fr", "es", "it", "pt", "ro"]);

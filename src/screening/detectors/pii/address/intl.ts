@@ -18,6 +18,7 @@
 // Each scan starts from a house number and reads a few tokens on either side,
 // so the cost is linear in the text.
 import { hasGluedType, isAfterType, isBeforeType, isUnitWord, isWeakStart } from "./words.js";
+import { GAZETTEER } from "../gazetteer.js";
 import { isCapitalized, newlines, type Token, tokenAt, tokensBefore } from "./tokens.js";
 
 export type Strength = "typed" | "weak" | "bare";
@@ -248,6 +249,35 @@ function townAt(text: string, t: Token | null): Town | null {
 }
 
 const postcodeLike = (text: string, pos: number) => postcodeAt(text, pos) >= 0;
+
+/**
+ * After a comma or a new line, a town the gazetteer knows: "Cvjetna 651, Labin", "Hollého 8, Čadca",
+ * "Huerta Mario, 3, Talavera de la Reina". The town's first one to four words are looked up.
+ */
+export function knownTownAfter(text: string, street: Street, pos: number): boolean {
+  // "Chapter Seven 12, London", "Paris 2, Lyon": a word that is never a street name before the line, or a town as its name.
+  const prev = /(\p{Lu}\p{L}*)\s+$/u.exec(text.slice(Math.max(0, street.start - 16), street.start));
+  if (prev && NOT_NAME.has(prev[1].toLowerCase())) return false;
+  if (
+    GAZETTEER.has(
+      text
+        .slice(street.start, pos)
+        .replace(/\s+\S+$/, "")
+        .toLowerCase(),
+    )
+  )
+    return false;
+  const m = /^[ \t]*[,\n][\s,>]*/.exec(text.slice(pos, pos + 12));
+  if (!m) return false;
+  const t = tokenAt(text, pos + m[0].length);
+  const town = townAt(text, t);
+  if (!t || !town) return false;
+  // "Arsenal 2, Chelsea 1": a score, not a town.
+  if (/^\s*\d/.test(text.slice(town.end, town.end + 4))) return false;
+  const words = text.slice(t.start, town.end).replace(/[.,]$/, "").split(" ");
+  for (let n = Math.min(words.length, 4); n >= 1; n--) if (GAZETTEER.has(words.slice(0, n).join(" ").toLowerCase())) return true;
+  return false;
+}
 
 export interface Place {
   end: number;

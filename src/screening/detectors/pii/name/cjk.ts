@@ -2,7 +2,7 @@
 import type { Level } from "../../../vocabulary.js";
 import { type Finding, stronger } from "../../findings.js";
 import { hasCue, NAMED_WORKS, PERSON_VERB_AFTER } from "./cues.js";
-import { GAZETTEER } from "./gazetteer.js";
+import { GAZETTEER } from "../gazetteer.js";
 import { HAN_SURNAMES, HANGUL_SURNAMES } from "./lexicons.js";
 
 // Han runs, with the iteration mark "々" and the small "ヶ" Japanese names use ("菜々子", "佐々木").

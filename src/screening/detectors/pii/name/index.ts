@@ -28,7 +28,7 @@ import { type Finding, overlapTest, toDetection } from "../../findings.js";
 import { piiDetector } from "../family.js";
 import { blockedRanges } from "./blocked.js";
 import { findCjkNames } from "./cjk.js";
-import { GAZETTEER } from "./gazetteer.js";
+import { GAZETTEER } from "../gazetteer.js";
 import { COMPANY_WORD_AFTER, dropFirms, isFirm } from "./firms.js";
 import { hasCue, NAMED_WORKS, PERSON_VERB_AFTER } from "./cues.js";
 import type { Kind } from "./kinds.js";

@@ -4,7 +4,7 @@ import { STREET_SUFFIXES } from "../address/index.js";
 import { hasGluedType, isAfterType, isBeforeType } from "../address/words.js";
 import { hasCue } from "./cues.js";
 import { type Kind, kindOf, lexiconKind } from "./kinds.js";
-import { GAZETTEER } from "./gazetteer.js";
+import { GAZETTEER } from "../gazetteer.js";
 import { GIVEN, PLACE_PREFIXES, PLACES, STOP_NEVER_NAME, TITLES } from "./lexicons.js";
 import { isCap, type Token } from "./tokens.js";
 

@@ -4,7 +4,7 @@ import type { Level } from "../../../vocabulary.js";
 import type { Finding } from "../../findings.js";
 import { hasCue, NAMED_WORKS, PERSON_VERB_AFTER } from "./cues.js";
 import { kindOf } from "./kinds.js";
-import { GAZETTEER } from "./gazetteer.js";
+import { GAZETTEER } from "../gazetteer.js";
 import { GIVEN, SURNAME, TITLES } from "./lexicons.js";
 import { joined, type Run, sentenceStart } from "./runs.js";
 import { isCap, type Token } from "./tokens.js";

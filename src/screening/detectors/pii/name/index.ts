@@ -110,7 +110,8 @@ function findNames(text: string): Finding[] {
     if (isPlaceRun(rt, kinds, text)) continue;
     // "assediarono Pechino", "the road to Москва": a word standing alone that no name list holds and the
     // gazetteer has as a town is the town, unless a person's cue says otherwise ("my name is ...", "... said").
-    if (rt.length === 1 && (kinds[0] === "unknown" || kinds[0] === "cyrillic") && GAZETTEER.has(rt[0].key) && !personEvidence(text, rt[0].start, rt[0].end)) continue;
+    // So is a run of towns joined by particles: "da Sparta da Atene", "von Ulm bis Köln" is not read as one name.
+    if (townsOnly(rt, kinds) && !personEvidence(text, rt[0].start, rt[rt.length - 1].end)) continue;
     if (KNOWN_FIRMS.has(text.slice(rt[0].start, rt[rt.length - 1].end).toLowerCase())) continue;
     if (isStreetName(text, trimmed, tokens, at)) continue;
     // "Công ty", "Cửa hàng", "Trung tâm": the first word of a Vietnamese company word.
@@ -133,6 +134,19 @@ function findNames(text: string): Finding[] {
   dropFirms(text, out);
   coordinate(text, out);
   return out;
+}
+
+/** Every word of the run a town the name lists do not hold as a given name, particles between them. */
+function townsOnly(rt: Token[], kinds: Kind[]): boolean {
+  let towns = 0;
+  for (let k = 0; k < rt.length; k++) {
+    if (kinds[k] === "particle") continue;
+    if (kinds[k] === "given" || kinds[k] === "givenCommon" || !GAZETTEER.has(rt[k].key)) return false;
+    // A surname alone is left to the surname rule, which weighs the verb after it.
+    if (rt.length === 1 && kinds[k] !== "unknown" && kinds[k] !== "cyrillic") return false;
+    towns++;
+  }
+  return towns > 0 && (towns === 1 || kinds.includes("particle"));
 }
 
 /** A cue that the word is a person's name ("my name is ...", "... said", "Gaj spent", "the Bernasconi novel"), not a place's. */

@@ -108,10 +108,7 @@ function findNames(text: string): Finding[] {
     if (blocked(rt[0].start, rt[rt.length - 1].end)) continue;
     const trimmed: Run = { tokens: rt, kinds };
     if (isPlaceRun(rt, kinds, text)) continue;
-    // "assediarono Pechino", "the road to Москва": a word standing alone that no name list holds and the
-    // gazetteer has as a town is the town, unless a person's cue says otherwise ("my name is ...", "... said").
-    // So is a run of towns joined by particles: "da Sparta da Atene", "von Ulm bis Köln" is not read as one name.
-    if (townsOnly(rt, kinds) && !personEvidence(text, rt[0].start, rt[rt.length - 1].end)) continue;
+    if (isTown(text, rt, kinds)) continue;
     if (KNOWN_FIRMS.has(text.slice(rt[0].start, rt[rt.length - 1].end).toLowerCase())) continue;
     if (isStreetName(text, trimmed, tokens, at)) continue;
     // "Công ty", "Cửa hàng", "Trung tâm": the first word of a Vietnamese company word.
@@ -134,6 +131,21 @@ function findNames(text: string): Finding[] {
   dropFirms(text, out);
   coordinate(text, out);
   return out;
+}
+
+/**
+ * "assediarono Pechino", "the road to Москва": a word standing alone that no name list holds and the gazetteer
+ * has as a town is the town, unless a person's cue says otherwise ("my name is ...", "... said"). So is a run of
+ * towns joined by particles ("da Sparta da Atene"), and a town named like a person ("Nam Định", "Vicente López")
+ * after a place's cue ("I am in ...", "flew to ...").
+ */
+function isTown(text: string, rt: Token[], kinds: Kind[]): boolean {
+  const start = rt[0].start;
+  const end = rt[rt.length - 1].end;
+  if (townsOnly(rt, kinds) && !personEvidence(text, start, end)) return true;
+  if (rt.length < 2 || !GAZETTEER.has(text.slice(start, end).toLowerCase())) return false;
+  const cue = hasCue(text, start, end);
+  return cue.place && !cue.strong;
 }
 
 /** Every word of the run a town the name lists do not hold as a given name, particles between them. */

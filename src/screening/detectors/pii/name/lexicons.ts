@@ -310,6 +310,7 @@ export const ORG_WORDS = new Set(
     // Company forms of more countries: Malaysia, India, Singapore, Japan, Belgium, the Balkans, Finland, Indonesia, Spain, Italy, France.
     "berhad bhd pvt pte k.k. kk bvba vzw asbl aps d.o.o. doo sro oyj tbk s.l.u. slu s.a.u. snc sas s.a.s. sapi cia cía " +
     // Trade words in company names ("Kumar Traders", "Osei Brothers Imports"): no one is named like this.
+    "venture investment kv kv. " +
     "traders trading imports exports supplies supply wholesale wholesalers distributors distribution manufacturing manufacturers " +
     "builders contractors engineering electronics electricals pharmaceuticals pharma foods farms textiles garments jewellers jewelers " +
     "realty properties estates developers hardware furniture apparel fashions cosmetics chemicals telecom communications " +

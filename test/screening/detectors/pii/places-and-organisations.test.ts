@@ -77,3 +77,16 @@ describe("pii/address: street lines without a type before a known town", () => {
     }
   });
 });
+
+describe("pii/address: Czech and Slovak streets opening with a preposition", () => {
+  it("finds them with a postcode or a town", () => {
+    expect(addresses("Pošlete to na adresu Pod Lipou 12, 110 00 Praha")).toEqual(["Pod Lipou 12, 110 00 Praha"]);
+    expect(addresses("Doručte balík: Ku kaplnke 3, Trenčín")).toEqual(["Ku kaplnke 3, Trenčín"]);
+  });
+
+  it("does not take a preposition and a number alone or a sentence after a town", () => {
+    for (const text of ["Na 5 minut odejdu.", "Now 21, Wilson was released on Friday."]) {
+      expect(addresses(text), text).toEqual([]);
+    }
+  });
+});

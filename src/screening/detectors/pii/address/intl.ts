@@ -38,6 +38,8 @@ const PARTICLES = new Set(
 );
 // Types of Slavic languages, whose street names may be lower-case genitive phrases ("Trg bana Jelačića").
 const SLAVIC_TYPES = new Set(["trg", "ulica", "cesta", "put", "obala", "šetalište", "náměstí", "námestie", "nábřeží", "plac", "rynek", "osiedle"]);
+// Prepositions that open Czech and Slovak street names, capitalised: "K lomu", "Na Sitine", "Pod Lipou", "Ke Stírce".
+const SLAVIC_PREPOSITIONS = new Set(["K", "Ku", "Ke", "Na", "Pri", "Při", "Pod", "Nad", "U", "Za", "Ve", "Vo", "Po", "Pred", "Před", "Medzi", "Mezi"]);
 const isParticle = (t: Token) => PARTICLES.has(t.key) || /^[dl]['’]\p{L}/u.test(t.raw);
 // A Roman or Arabic ordinal in a street name: "XII. sugárút", "3. sokače", "Calle 5 de Mayo".
 const isOrdinal = (t: Token) => /^(?:[IVXLC]+\.|\d{1,3}\.?)$/.test(t.raw);
@@ -118,6 +120,13 @@ export function streetBefore(text: string, numberStart: number): Street | null {
     if (inner.every((x) => isParticle(x) || nameWord(x)) && inner.some((x) => isCapitalized(x.raw) && !isParticle(x))) {
       return { start: tokens[j].start, end: last.end, strength: "weak" };
     }
+  }
+  // "K lomu", "Na Sitine", "Pri strelnici", "U Nemocnice": a Czech or Slovak preposition and one or two words,
+  // lower-case ones too. Weak like the German ones: only with a postcode, a town or address words.
+  for (let j = Math.max(0, n - 3); j < n - 1; j++) {
+    if (!SLAVIC_PREPOSITIONS.has(tokens[j].raw)) continue;
+    const inner = tokens.slice(j + 1);
+    if (inner.every((x) => /^\p{L}{2,}$/u.test(x.raw) && !NOT_NAME.has(x.key))) return { start: tokens[j].start, end: last.end, strength: "weak" };
   }
   // "Vinohradská", "Antuna Mihanovića", "Ацо Караманов": capitalised words and nothing else.
   if (nameWord(last) && !/[.]$/.test(last.raw) && !isOrdinal(last)) {
@@ -272,8 +281,9 @@ export function knownTownAfter(text: string, street: Street, pos: number): boole
   const t = tokenAt(text, pos + m[0].length);
   const town = townAt(text, t);
   if (!t || !town) return false;
-  // "Arsenal 2, Chelsea 1": a score, not a town.
-  if (/^\s*\d/.test(text.slice(town.end, town.end + 4))) return false;
+  // The town ends the line or the clause ("Arsenal 2, Chelsea 1" is a score, "Now 21, Wilson was ..." a sentence).
+  if (!TOWN_END.test(text.slice(town.end, town.end + 3)) || /^\s*\d/.test(text.slice(town.end, town.end + 4))) return false;
+  if (town.end - t.start < 3) return false;
   const words = text.slice(t.start, town.end).replace(/[.,]$/, "").split(" ");
   for (let n = Math.min(words.length, 4); n >= 1; n--) if (GAZETTEER.has(words.slice(0, n).join(" ").toLowerCase())) return true;
   return false;

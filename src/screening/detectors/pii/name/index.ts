@@ -27,6 +27,7 @@ import type { Detection } from "../../../detector.js";
 import { type Finding, overlapTest, toDetection } from "../../findings.js";
 import { piiDetector } from "../family.js";
 import { blockedRanges } from "./blocked.js";
+import { isUnitWord } from "../address/words.js";
 import { findCjkNames } from "./cjk.js";
 import { GAZETTEER } from "../gazetteer.js";
 import { COMPANY_WORD_AFTER, dropFirms, isFirm } from "./firms.js";
@@ -109,6 +110,8 @@ function findNames(text: string): Finding[] {
     const trimmed: Run = { tokens: rt, kinds };
     if (isPlaceRun(rt, kinds, text)) continue;
     if (isTown(text, rt, kinds)) continue;
+    // "Stan 99", "Kat 8", "Lgh. 887": a unit word before its number in an address, not a person ("Stan", "Kat").
+    if (rt.length === 1 && isUnitWord(rt[0].raw) && /^\.? \d/.test(text.slice(rt[0].end, rt[0].end + 3))) continue;
     if (KNOWN_FIRMS.has(text.slice(rt[0].start, rt[rt.length - 1].end).toLowerCase())) continue;
     if (isStreetName(text, trimmed, tokens, at)) continue;
     // "Công ty", "Cửa hàng", "Trung tâm": the first word of a Vietnamese company word.

@@ -34,6 +34,7 @@ import {
   HOUSE_NUMBER,
   houseNumberEnd,
   type Place as IntlPlace,
+  knownTownAfter,
   placeAfter,
   placeBefore,
   postcodeAt,
@@ -402,7 +403,7 @@ function usStreet(text: string, raw: string, start: number): Finding | null {
   if (street.titleLike && !place?.zip && !intl?.postcode) return null;
   const end = place ? place.end : intl ? Math.max(intl.end, street.end) : street.end;
   const context = CONTEXT.test(before(text, street.start, 40));
-  const level = place ? levelOf(place, context) : intlLevel("typed", intl, false, context, false);
+  const level = place ? levelOf(place, context) : intlLevel("typed", intl, false, context, false, false);
   if (level === "no_level") return null;
   return { start: street.start, end, level, labels: ["street"] };
 }
@@ -437,14 +438,16 @@ function intlStreet(text: string, raw: string, start: number, covered: number, b
   // layout (a comma or a new line, then "postcode town") or a postcode and town before it.
   const unit = street.strength === "bare" && unitAt(text, lineEnd) > 0;
   const digitsBefore = /\d/.test(text.slice(Math.max(0, street.start - 60), street.start));
-  if (street.strength === "bare" && !unit && !digitsBefore && !postcodeFirst(text, lineEnd)) return null;
+  // ... or a town the gazetteer knows after a comma or a new line ("Cvjetna 651, Labin").
+  const knownTown = street.strength === "bare" && !unit && knownTownAfter(text, street, lineEnd);
+  if (street.strength === "bare" && !unit && !digitsBefore && !knownTown && !postcodeFirst(text, lineEnd)) return null;
   let place = placeAfter(text, lineEnd);
-  if (street.strength === "bare" && !unit && place && !(place.postcode && place.town && postcodeFirst(text, lineEnd))) place = null;
+  if (street.strength === "bare" && !unit && !knownTown && place && !(place.postcode && place.town && postcodeFirst(text, lineEnd))) place = null;
   const ahead = digitsBefore ? placeBefore(text, street.start) : -1;
   const begin = ahead >= 0 ? ahead : street.start;
   const context = CONTEXT.test(before(text, begin, 40));
   const merged: IntlPlace | null = ahead >= 0 ? { end: place?.end ?? lineEnd, postcode: true, town: true } : place;
-  const level = intlLevel(street.strength, merged, ahead >= 0, context, unit);
+  const level = intlLevel(street.strength, merged, ahead >= 0, context, unit, knownTown);
   if (level === "no_level") return null;
   const end = Math.max(lineEnd, merged?.end ?? lineEnd);
   return { start: begin, end, level, labels: ["street"] };
@@ -467,16 +470,16 @@ function postcodeFirst(text: string, pos: number): boolean {
  *   weak ("Am Frankenberg 92c") or
  *   bare with a unit ("Paklenička 237, Kat 8"):
  *                                   + postcode -> l1; + town -> l2; alone -> l4
- *   bare ("Vinohradská 12"):        + postcode and town -> l2
+ *   bare ("Vinohradská 12"):        + postcode and town -> l2; + a town the gazetteer knows -> l3
  * Address words before it raise each level one step.
  */
-function intlLevel(strength: Street["strength"], place: IntlPlace | null, placeFirst: boolean, context: boolean, unit: boolean): Level {
+function intlLevel(strength: Street["strength"], place: IntlPlace | null, placeFirst: boolean, context: boolean, unit: boolean, knownTown: boolean): Level {
   let level: Level = "no_level";
   const postcode = place?.postcode ?? false;
   const town = place?.town ?? false;
   if (strength === "typed") level = postcode ? "l1_confident" : town ? "l2_very_likely" : "l3_likely";
   else if (strength === "weak" || unit) level = postcode ? "l1_confident" : town ? "l2_very_likely" : context || unit ? "l4_less_likely" : "no_level";
-  else level = (postcode && town) || placeFirst ? "l2_very_likely" : "no_level";
+  else level = (postcode && town) || placeFirst ? "l2_very_likely" : knownTown ? "l3_likely" : "no_level";
   if (context && level !== "no_level") level = stronger(level);
   return level;
 }

@@ -18,6 +18,7 @@
 // Each scan starts from a house number and reads a few tokens on either side,
 // so the cost is linear in the text.
 import { hasGluedType, isAfterType, isBeforeType, isUnitWord, isWeakStart } from "./words.js";
+import { GAZETTEER } from "../gazetteer.js";
 import { isCapitalized, newlines, type Token, tokenAt, tokensBefore } from "./tokens.js";
 
 export type Strength = "typed" | "weak" | "bare";
@@ -37,6 +38,8 @@ const PARTICLES = new Set(
 );
 // Types of Slavic languages, whose street names may be lower-case genitive phrases ("Trg bana Jelačića").
 const SLAVIC_TYPES = new Set(["trg", "ulica", "cesta", "put", "obala", "šetalište", "náměstí", "námestie", "nábřeží", "plac", "rynek", "osiedle"]);
+// Prepositions that open Czech and Slovak street names, capitalised: "K lomu", "Na Sitine", "Pod Lipou", "Ke Stírce".
+const SLAVIC_PREPOSITIONS = new Set(["K", "Ku", "Ke", "Na", "Pri", "Při", "Pod", "Nad", "U", "Za", "Ve", "Vo", "Po", "Pred", "Před", "Medzi", "Mezi"]);
 const isParticle = (t: Token) => PARTICLES.has(t.key) || /^[dl]['’]\p{L}/u.test(t.raw);
 // A Roman or Arabic ordinal in a street name: "XII. sugárút", "3. sokače", "Calle 5 de Mayo".
 const isOrdinal = (t: Token) => /^(?:[IVXLC]+\.|\d{1,3}\.?)$/.test(t.raw);
@@ -117,6 +120,13 @@ export function streetBefore(text: string, numberStart: number): Street | null {
     if (inner.every((x) => isParticle(x) || nameWord(x)) && inner.some((x) => isCapitalized(x.raw) && !isParticle(x))) {
       return { start: tokens[j].start, end: last.end, strength: "weak" };
     }
+  }
+  // "K lomu", "Na Sitine", "Pri strelnici", "U Nemocnice": a Czech or Slovak preposition and one or two words,
+  // lower-case ones too. Weak like the German ones: only with a postcode, a town or address words.
+  for (let j = Math.max(0, n - 3); j < n - 1; j++) {
+    if (!SLAVIC_PREPOSITIONS.has(tokens[j].raw)) continue;
+    const inner = tokens.slice(j + 1);
+    if (inner.every((x) => /^\p{L}{2,}$/u.test(x.raw) && !NOT_NAME.has(x.key))) return { start: tokens[j].start, end: last.end, strength: "weak" };
   }
   // "Vinohradská", "Antuna Mihanovića", "Ацо Караманов": capitalised words and nothing else.
   if (nameWord(last) && !/[.]$/.test(last.raw) && !isOrdinal(last)) {
@@ -248,6 +258,36 @@ function townAt(text: string, t: Token | null): Town | null {
 }
 
 const postcodeLike = (text: string, pos: number) => postcodeAt(text, pos) >= 0;
+
+/**
+ * After a comma or a new line, a town the gazetteer knows: "Cvjetna 651, Labin", "Hollého 8, Čadca",
+ * "Huerta Mario, 3, Talavera de la Reina". The town's first one to four words are looked up.
+ */
+export function knownTownAfter(text: string, street: Street, pos: number): boolean {
+  // "Chapter Seven 12, London", "Paris 2, Lyon": a word that is never a street name before the line, or a town as its name.
+  const prev = /(\p{Lu}\p{L}*)\s+$/u.exec(text.slice(Math.max(0, street.start - 16), street.start));
+  if (prev && NOT_NAME.has(prev[1].toLowerCase())) return false;
+  if (
+    GAZETTEER.has(
+      text
+        .slice(street.start, pos)
+        .replace(/\s+\S+$/, "")
+        .toLowerCase(),
+    )
+  )
+    return false;
+  const m = /^[ \t]*[,\n][\s,>]*/.exec(text.slice(pos, pos + 12));
+  if (!m) return false;
+  const t = tokenAt(text, pos + m[0].length);
+  const town = townAt(text, t);
+  if (!t || !town) return false;
+  // The town ends the line or the clause ("Arsenal 2, Chelsea 1" is a score, "Now 21, Wilson was ..." a sentence).
+  if (!TOWN_END.test(text.slice(town.end, town.end + 3)) || /^\s*\d/.test(text.slice(town.end, town.end + 4))) return false;
+  if (town.end - t.start < 3) return false;
+  const words = text.slice(t.start, town.end).replace(/[.,]$/, "").split(" ");
+  for (let n = Math.min(words.length, 4); n >= 1; n--) if (GAZETTEER.has(words.slice(0, n).join(" ").toLowerCase())) return true;
+  return false;
+}
 
 export interface Place {
   end: number;

@@ -2,6 +2,7 @@
 import type { Level } from "../../../vocabulary.js";
 import { type Finding, stronger } from "../../findings.js";
 import { hasCue, NAMED_WORKS, PERSON_VERB_AFTER } from "./cues.js";
+import { GAZETTEER } from "../gazetteer.js";
 import { HAN_SURNAMES, HANGUL_SURNAMES } from "./lexicons.js";
 
 // Han runs, with the iteration mark "々" and the small "ヶ" Japanese names use ("菜々子", "佐々木").
@@ -12,6 +13,19 @@ const HANGUL_WORD = /[\uac00-\ud7a3]+/g;
 const PLACE_END = /(?:[市县縣省区區镇鎮乡鄉村路街道巷弄里桥橋旁侬町都府県郡州岛島园園号號楼樓室店司厂廠院馆館]|中心|公寓|套房|大厦|大廈)$/;
 // Korean places end in their kind too: 서울특별시, 강남구, 양양군, 세종대로, 입동9길.
 const HANGUL_PLACE_END = /(?:특별시|광역시|[시도구군읍면동리로길])$/;
+// Teams, departments and firms end in their kind: 开发团队, 营销部, 技术组, 阿里巴巴集团, 人事課, 開発チーム;
+// 개발팀, 인사부, 마케팅그룹, 삼성전자 (회사).
+const HAN_ORG_END = /(?:团队|團隊|公司|集团|集團|部门|部門|小组|小組|银行|銀行|大学|大學|学院|學院|协会|協會|委员会|委員會|[部组組课課科处處局厅廳])$/;
+const ORG_AFTER =
+  /^\s*(?:チーム|グループ|株式会社|有限会社|团队|團隊|公司|集团|集團|部门|部門|小组|小組|[部组組课課科处處局]|팀(?!장)|부서|그룹|회사|본부|센터|주식회사)/;
+const HANGUL_ORG_END = /(?:팀|부서|본부|그룹|회사|센터|은행|협회|[부과])$/;
+
+/** A Han or Hangul run that names a town ("杭州", "서울") or a team or firm ("开发团队", "개발팀", "山田チーム"). */
+function placeOrOrg(text: string, start: number, end: number, whole: string, orgEnd: RegExp): boolean {
+  if (orgEnd.test(whole) || ORG_AFTER.test(text.slice(end, end + 6))) return true;
+  // A town is a name when a person's cue says so: "everyone calls me 리원".
+  return GAZETTEER.has(whole) && !hasCue(text, start, end).strong && !cjkCue(text, start, end);
+}
 
 /** Any Han ideograph (BMP blocks or a surrogate pair) or Hangul syllable? A char-code scan, no regex. */
 function hasCjk(text: string): boolean {
@@ -101,7 +115,7 @@ export function findCjkNames(text: string): Finding[] {
     const parts = m[0].split(/[ 　]/);
     const whole = parts.join("");
     // Places, streets and buildings end in their kind: "安乡县", "邵東路", "宁南市", "龚中心", "公寓".
-    if (PLACE_END.test(whole)) continue;
+    if (PLACE_END.test(whole) || placeOrOrg(text, m.index, m.index + m[0].length, whole, HAN_ORG_END)) continue;
     if (whole.length === 1) {
       // One character ("白", "苏") is a name only when the text says a name comes ...
       if (
@@ -157,7 +171,7 @@ export function findCjkNames(text: string): Finding[] {
   for (const m of text.matchAll(HANGUL_WORD)) {
     const word = m[0];
     if (word.length > 4) continue;
-    if (word.length > 1 && HANGUL_PLACE_END.test(word)) continue;
+    if (word.length > 1 && (HANGUL_PLACE_END.test(word) || placeOrOrg(text, m.index, m.index + word.length, word, HANGUL_ORG_END))) continue;
     if (word.length === 1) {
       if (HANGUL_SURNAMES.has(word) && hasCue(text, m.index, m.index + 1).strong) out.push({ start: m.index, end: m.index + 1, level: "l3_likely", labels: ["hangul"] });
       // One syllable standing as a word of its own in Latin-script prose ("early 봉?"): a surname.

@@ -9,12 +9,14 @@ import type { Token } from "./tokens.js";
 
 // Company forms after a name: "Poirier EI", "Viale-Pagano SPA", "Sottile-Pittalis e figli", "Esquivel Fonseca S.A.".
 export const FIRM_SUFFIX =
-  /^,? ?(?:s\.r\.l\.|s\.p\.a\.|S\.A\.|S\.L\.|S\.A\.S\.|S\.C\.|S\.?p\.?A\b|SPA\b|SRL\b|EURL\b|SARL\b|SAS\b|SA\b|SE\b|EI\b|SEM\b|SNC\b|GIE\b|SCA\b|SCS\b|Sp\. (?:k|j|z o\.o)\.|GmbH\b|AG\b|KG\b|OHG\b|UG\b|e\.V\.|Sp\. z o\.o\.|s\.r\.o\.|a\.s\.|v\.o\.s\.|k\.s\.|spol\.|Kft\.?|Zrt\.?|Nyrt\.?|Kkt\.?|Bt\.|HB\b|KB\b|Gruppen\b|TNHH\b|un partneri\b|holdings\b|AB\b|ASA\b|AS\b|A\/S\b|ApS\b|Oy\b|Oyj\b|BV\b|B\.V\.|NV\b|N\.V\.|V\.O\.F\.|VOF\b|LLC\b|L\.L\.C\.|LLP\b|LP\b|Inc\b|Ltd\b|Limited\b|Corp\b|Co\.|PLC\b|plc\b|Pty\b|Pvt\b|Tbk\b|CC\b|EIRELI\b|Ltda\b|ME\b|S\/A\b|e (?:[Ff]igli|[Ff]ilhos)\b|y (?:[Aa]sociados|[Hh]ijos)\b|e [Aa]ssociados\b|und Söhne\b|et [Ff]ils\b|and Sons\b|& (?:Sons|Co)\b|Group\b|Gruppe\b|Groupe\b|Grupo\b|Gruppo\b|Hermanos\b|Asociados\b|Associados\b|Associates\b|Partners\b|Holdings?\b|Brothers\b|Bros\b)/;
+  /^,? ?(?:s\.r\.l\.|s\.p\.a\.|S\.A\.|S\.L\.|S\.A\.S\.|S\.C\.|S\.?p\.?A\b|SPA\b|SRL\b|EURL\b|SARL\b|SAS\b|SA\b|SE\b|EI\b|SEM\b|SNC\b|GIE\b|SCA\b|SCS\b|Sp\. (?:k|j|z o\.o)\.|GmbH\b|AG\b|KG\b|OHG\b|UG\b|e\.V\.|Sp\. z o\.o\.|s\.r\.o\.|a\.s\.|v\.o\.s\.|k\.s\.|spol\.|Kft\.?|Zrt\.?|Nyrt\.?|Kkt\.?|Kv\.|Bt\.|HB\b|KB\b|Gruppen\b|TNHH\b|un partneri\b|holdings\b|AB\b|ASA\b|AS\b|A\/S\b|ApS\b|Oy\b|Oyj\b|BV\b|B\.V\.|NV\b|N\.V\.|V\.O\.F\.|VOF\b|LLC\b|L\.L\.C\.|LLP\b|LP\b|Inc\b|Ltd\b|Limited\b|Corp\b|Co\.|PLC\b|plc\b|Pty\b|Pvt\b|Tbk\b|CC\b|EIRELI\b|Ltda\b|ME\b|S\/A\b|e (?:[Ff]igli|[Ff]ilhos)\b|y (?:[Aa]sociados|[Hh]ijos)\b|e [Aa]ssociados\b|und Söhne\b|et [Ff]ils\b|and Sons\b|& (?:Sons|Co)\b|Group\b|Gruppe\b|Groupe\b|Grupo\b|Gruppo\b|Hermanos\b|Asociados\b|Associados\b|Associates\b|Partners\b|Holdings?\b|Brothers\b|Bros\b)/;
 const FIRM_PREFIX = /(?:\bPT|\bCV|\bAO|\bOOO|ООО|ОАО|ЗАО|ПАТ|ТОВ|ПАО|АО)\s+$/;
 // Company words before a name in other languages: "Công ty Ngô", "Cty TNHH Lâm", "Cửa hàng Mai" (Vietnamese),
 // "SIA Jumiķe", "IU Bajārs", "AS Karlsone" (Latvian), "Firma Rožkalns", "Yayasan Pradana", "ГУП София".
 const COMPANY_BEFORE =
   /(?:^|[\s>(])(?:[Cc]ông ty|[Cc]ty(?: TNHH)?|TNHH|[Cc]ửa hàng|[Cc]hi nhánh|[Tt]rung tâm|[Tt]ập đoàn|[Dd]oanh nghiệp|[Xx]í nghiệp|[Nn]gân hàng|[Nn]hà hàng|[Kk]hách sạn|SIA|AS|IU|SA|Biedrība|Firma|Yayasan|Koperasi|UD|PD|ГУП|МУП|ТСЖ|НПО|ИП|ОДО|ЧП)\.?\s+$/u;
+// Company words that open a run of capitalised words: "Firma Celms", "Cty Lý", "ФГУП Мясников", "ОП Алла".
+const COMPANY_FIRST = /^(?:Cty|Firma|Biedrība|Yayasan|Koperasi|SIA|IU|UD|PD|PT|CV|ГУП|МУП|ФГУП|ТСЖ|НПО|ИП|ОДО|ЧП|ОП|ООО|ОАО|ЗАО|ПАО|АО|ТОВ|ПАТ)$/u;
 // The first word of such a company word, standing as a run of its own: "Công" (ty), "Cửa" (hàng), "Trung" (tâm).
 export const COMPANY_WORD_AFTER = /^ (?:ty|hàng|tâm|nhánh|đoàn|nghiệp)\b/u;
 // Conjunctions of other languages joining capitalised words inside English text are firm names ("Martins e Reis").
@@ -33,6 +35,15 @@ export const FIRM_LIST = new RegExp(
 /** True when the run is part of a firm name: "X, Y and Z", "X - Y", "X und Y", "X LLC". */
 export function isFirm(text: string, run: Run, tokens: Token[], index: number): boolean {
   if (run.kinds.includes("org")) return true;
+  // The company word opens the run itself: "Firma Celms", "Biedrība Grodums", "ФГУП Мясников".
+  if (run.tokens.length >= 2 && COMPANY_FIRST.test(run.tokens[0].raw)) return true;
+  // "Szilágyi 2000 Kft.": a number between the name and its company form.
+  const numbered = /^ \d{1,4}(?= )/.exec(text.slice(run.tokens[run.tokens.length - 1].end, run.tokens[run.tokens.length - 1].end + 6));
+  if (
+    numbered &&
+    FIRM_SUFFIX.test(text.slice(run.tokens[run.tokens.length - 1].end + numbered[0].length, run.tokens[run.tokens.length - 1].end + numbered[0].length + 12))
+  )
+    return true;
   if (COMPANY_BEFORE.test(text.slice(Math.max(0, run.tokens[0].start - 16), run.tokens[0].start))) return true;
   const last = run.tokens[run.tokens.length - 1];
   const next = tokens[index + run.tokens.length];
@@ -99,9 +110,18 @@ export function dropFirms(text: string, found: Finding[]): void {
     const before = text.slice(Math.max(0, group[0].start - 6), group[0].start);
     const startsWithGiven = group.some((f) => lexiconKind(text.slice(f.start, f.end).split(/\s/)[0].toLowerCase()) === "given");
     const people = PEOPLE_LIST_CUE.test(text.slice(Math.max(0, group[0].start - 40), group[0].start));
+    // "Osei and Asenso is the brainchild of ...": names joined by a conjunction and then a singular verb are one firm.
+    const oneBody = conj !== "" && /^\s+(?:is|was|has been) (?:an?|the)\b/.test(after);
+    // "Kwame Osei of Ata and Ofori": after a person and "of", a list of names is the firm they work for.
+    const ofFirm = conj !== "" && /\p{Lu}[\p{L}\p{M}'’-]+,? of $/u.test(text.slice(Math.max(0, group[0].start - 30), group[0].start));
     const firm =
       !people &&
-      (FIRM_SUFFIX.test(after) || FIRM_PREFIX.test(before) || (conj !== "" && FOREIGN_CONJUNCTIONS.has(conj)) || (conj !== "" && group.length >= 3 && !startsWithGiven));
+      (FIRM_SUFFIX.test(after) ||
+        FIRM_PREFIX.test(before) ||
+        oneBody ||
+        ofFirm ||
+        (conj !== "" && FOREIGN_CONJUNCTIONS.has(conj)) ||
+        (conj !== "" && group.length >= 3 && !startsWithGiven));
     if (firm) for (const f of group) drop.add(f);
     i = j + 1;
   }

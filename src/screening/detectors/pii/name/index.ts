@@ -27,9 +27,11 @@ import type { Detection } from "../../../detector.js";
 import { type Finding, overlapTest, toDetection } from "../../findings.js";
 import { piiDetector } from "../family.js";
 import { blockedRanges } from "./blocked.js";
+import { isUnitWord } from "../address/words.js";
 import { findCjkNames } from "./cjk.js";
+import { GAZETTEER } from "../gazetteer.js";
 import { COMPANY_WORD_AFTER, dropFirms, isFirm } from "./firms.js";
-import { hasCue } from "./cues.js";
+import { hasCue, NAMED_WORKS, PERSON_VERB_AFTER } from "./cues.js";
 import type { Kind } from "./kinds.js";
 import { isForeignFunctionWord, type LanguageCache, languageAt } from "./language.js";
 import { CALENDAR_WORDS, KNOWN_FIRMS, PLACES, TITLES } from "./lexicons.js";
@@ -107,6 +109,9 @@ function findNames(text: string): Finding[] {
     if (blocked(rt[0].start, rt[rt.length - 1].end)) continue;
     const trimmed: Run = { tokens: rt, kinds };
     if (isPlaceRun(rt, kinds, text)) continue;
+    if (isTown(text, rt, kinds)) continue;
+    // "Stan 99", "Kat 8", "Lgh. 887": a unit word before its number in an address, not a person ("Stan", "Kat").
+    if (rt.length === 1 && isUnitWord(rt[0].raw) && /^\.? \d/.test(text.slice(rt[0].end, rt[0].end + 3))) continue;
     if (KNOWN_FIRMS.has(text.slice(rt[0].start, rt[rt.length - 1].end).toLowerCase())) continue;
     if (isStreetName(text, trimmed, tokens, at)) continue;
     // "Công ty", "Cửa hàng", "Trung tâm": the first word of a Vietnamese company word.
@@ -129,6 +134,42 @@ function findNames(text: string): Finding[] {
   dropFirms(text, out);
   coordinate(text, out);
   return out;
+}
+
+/**
+ * "assediarono Pechino", "the road to Москва": a word standing alone that no name list holds and the gazetteer
+ * has as a town is the town, unless a person's cue says otherwise ("my name is ...", "... said"). So is a run of
+ * towns joined by particles ("da Sparta da Atene"), and a town named like a person ("Nam Định", "Vicente López")
+ * after a place's cue ("I am in ...", "flew to ...").
+ */
+function isTown(text: string, rt: Token[], kinds: Kind[]): boolean {
+  const start = rt[0].start;
+  const end = rt[rt.length - 1].end;
+  if (townsOnly(rt, kinds) && !personEvidence(text, start, end)) return true;
+  if (rt.length < 2 || !GAZETTEER.has(text.slice(start, end).toLowerCase())) return false;
+  const cue = hasCue(text, start, end);
+  return cue.place && !cue.strong;
+}
+
+/** Every word of the run a town the name lists do not hold as a given name, particles between them. */
+function townsOnly(rt: Token[], kinds: Kind[]): boolean {
+  let towns = 0;
+  for (let k = 0; k < rt.length; k++) {
+    if (kinds[k] === "particle") continue;
+    if (kinds[k] === "given" || kinds[k] === "givenCommon" || !GAZETTEER.has(rt[k].key)) return false;
+    // A surname alone is left to the surname rule, which weighs the verb after it.
+    if (rt.length === 1 && kinds[k] !== "unknown" && kinds[k] !== "cyrillic") return false;
+    towns++;
+  }
+  return towns > 0 && (towns === 1 || kinds.includes("particle"));
+}
+
+/** A cue that the word is a person's name ("my name is ...", "... said", "Gaj spent", "the Bernasconi novel"), not a place's. */
+function personEvidence(text: string, start: number, end: number): boolean {
+  const cue = hasCue(text, start, end);
+  if (cue.place) return false;
+  const after = text.slice(end, end + 16);
+  return cue.strong || PERSON_VERB_AFTER.test(after) || NAMED_WORKS.test(after);
 }
 
 const ROMANCE = new Set(["fr", "es", "it", "pt", "ro"]);

@@ -9,6 +9,8 @@ const stripMarks = (s: string) => s.normalize("NFD").replace(/\p{M}/gu, "");
 
 export type Kind = "given" | "givenCommon" | "surname" | "surnameCommon" | "unknown" | "cyrillic" | "word" | "initial" | "particle" | "stop" | "place" | "org";
 const ENGLISH_SUFFIX = /(?:ous|ive|less|able|ible|tion|sion|ment|ness|ity|ism|ize|ise|ized|ised|ical|ally|ings)$/;
+const GERMAN_SUFFIX = /^\p{Ll}+(?:ung|heit|keit|schaft|ität|ismus|nisse?)$/u;
+const TEAM_COMPOUND = /^\p{L}{3,}(?:team|teams|abteilung|gruppe|bereich|afdeling|avdelning|avdeling|osztály|csapat)$/u;
 const CYRILLIC_WORD = /^\p{Script=Cyrillic}+(?:['’-]\p{Script=Cyrillic}+)*$/u;
 
 const CYRILLIC_SURNAME =
@@ -63,6 +65,8 @@ function computeKind(t: Token): Kind {
   if (isInitial(t)) return "initial";
   if (!isCap(t)) return "stop";
   if (ORG_WORDS.has(t.key)) return "org";
+  // "Infrastruktur-Team", "IT-Abteilung", "Vertriebsabteilung", "Marketingteam": a team or a department.
+  if (TEAM_COMPOUND.test(t.key) || (t.key.includes("-") && ORG_WORDS.has(t.key.slice(t.key.lastIndexOf("-") + 1)))) return "org";
   // CamelCase is code or a brand ("DataFrame", "ValueError", "MongoDB"), except name prefixes
   // ("McDonald", "MacArthur", "DeShawn", "LeBron", "DiCaprio", "VanDyke").
   if (/\p{Ll}\p{Lu}/u.test(t.raw) && !/^(?:Mc|Mac|Fitz|De|Di|Da|Du|La|Le|Van|Von|St)\p{Lu}\p{Ll}+$/u.test(t.raw.replace(/-.*$/, ""))) return "word";
@@ -84,6 +88,8 @@ function computeKind(t: Token): Kind {
     if (/^(?:mon|tues|wednes|thurs|fri|satur|sun)days$/.test(t.key)) return "stop";
     // English derivational endings no name has: "Asynchronous", "Configuration", "Deployment".
     if (t.key.length >= 8 && /^[a-z]+$/.test(t.key) && ENGLISH_SUFFIX.test(t.key)) return "word";
+    // German nouns of the same kind ("Besprechung", "Sicherheit", "Mannschaft"): no name ends so.
+    if (t.key.length >= 8 && GERMAN_SUFFIX.test(t.key)) return "word";
   }
   // Towns built from a name and a suffix: "Mayertboro", "Fort Steviecester"'s "Steviecester".
   if (lex === null && (PLACE_SUFFIX.test(t.key) || /-(?:under|upon|on|le|en|sur|am|an|bei)-/.test(t.key))) return "place";

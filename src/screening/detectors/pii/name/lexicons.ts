@@ -306,7 +306,19 @@ export const ORG_WORDS = new Set(
     "brothers bros sons söhne fils hijos figli e.v. ev gbr stiftung verein universität université universidad università " +
     "hermanos gruppe groep groupe grupo gruppo bedrijf comércio comercio zonen associados asociados eireli ltda kft zrt sp " +
     "museum gallery library center centre institute gruppen koncernen bolaget bt kkt nyrt kommanditbolag handelsbolag aktiebolag " +
-    "kommandittselskap interessentskab osakeyhtiö avoin"
+    "kommandittselskap interessentskab osakeyhtiö avoin " +
+    // Company forms of more countries: Malaysia, India, Singapore, Japan, Belgium, the Balkans, Finland, Indonesia, Spain, Italy, France.
+    "berhad bhd pvt pte k.k. kk bvba vzw asbl aps d.o.o. doo sro oyj tbk s.l.u. slu s.a.u. snc sas s.a.s. sapi cia cía " +
+    // Trade words in company names ("Kumar Traders", "Osei Brothers Imports"): no one is named like this.
+    "venture investment kv kv. " +
+    "traders trading imports exports supplies supply wholesale wholesalers distributors distribution manufacturing manufacturers " +
+    "builders contractors engineering electronics electricals pharmaceuticals pharma foods farms textiles garments jewellers jewelers " +
+    "realty properties estates developers hardware furniture apparel fashions cosmetics chemicals telecom communications " +
+    "consultancy advisors advisory accountants solicitors attorneys lawyers outfitters dairy brewery brewing distillery winery " +
+    "vineyards nursery dental plumbing roofing catering cleaning travels tours transport freight couriers aviation petroleum " +
+    // Teams and departments, in English and other languages ("the Phoenix Team", "Abteilung Einkauf", "Equipo Norte").
+    "teams squad dept division abteilung équipe equipe equipo squadra reparto ufficio dipartimento departamento département " +
+    "afdeling avdelning avdeling zespół dział oddělení tým csapat osztály ekibi ekip departmanı команда отдел"
   ).split(" "),
 );
 

@@ -4,6 +4,7 @@ import { STREET_SUFFIXES } from "../address/index.js";
 import { hasGluedType, isAfterType, isBeforeType } from "../address/words.js";
 import { hasCue } from "./cues.js";
 import { type Kind, kindOf, lexiconKind } from "./kinds.js";
+import { GAZETTEER } from "../gazetteer.js";
 import { GIVEN, PLACE_PREFIXES, PLACES, STOP_NEVER_NAME, TITLES } from "./lexicons.js";
 import { isCap, type Token } from "./tokens.js";
 
@@ -63,10 +64,18 @@ export function isPlaceRun(run: Token[], kinds: Kind[], text?: string): boolean 
   }
   if (text && TOPONYM_AFTER.test(text.slice(run[run.length - 1].end, run[run.length - 1].end + 22))) return true;
   if (text && / (?:do|da|de|dos|das) (?:norte|sul|leste|oeste|descoberto|nossa senhora)\b/i.test(text.slice(run[0].start, run[run.length - 1].end + 14))) return true;
-  if (PLACES.has(phrase)) return true;
+  if (PLACES.has(phrase) || (run.length >= 2 && isTownPhrase(phrase, run[0].key, run[run.length - 1].key))) return true;
   // "Lake Leila", "Port Keyon", "West Abigale": towns, whatever the second word is.
   if (run.length >= 2 && PLACE_PREFIXES.has(run[0].key)) return true;
   return kinds.includes("place");
+}
+
+/**
+ * Is a phrase of several words a town ("Rio de Janeiro", "Ciudad Nezahualcóyotl")? Towns named after a person
+ * and written as one ("Vicente López", "Francisco Morato") stay names: a given name and a known name word.
+ */
+function isTownPhrase(phrase: string, first: string, last: string): boolean {
+  return GAZETTEER.has(phrase) && !(GIVEN.has(first) && lexiconKind(last) !== null);
 }
 
 /** Length in tokens of a multi-word place name starting at tokens[i] ("New York", "San Francisco"), or 0. */

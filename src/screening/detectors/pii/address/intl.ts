@@ -18,7 +18,7 @@
 // Each scan starts from a house number and reads a few tokens on either side,
 // so the cost is linear in the text.
 import { hasGluedType, isAfterType, isBeforeType, isUnitWord, isWeakStart } from "./words.js";
-import { GAZETTEER } from "../gazetteer.js";
+import { isKnownTown } from "../gazetteer.js";
 import { isCapitalized, newlines, type Token, tokenAt, tokensBefore } from "./tokens.js";
 
 export type Strength = "typed" | "weak" | "bare";
@@ -268,7 +268,7 @@ export function knownTownAfter(text: string, street: Street, pos: number): boole
   const prev = /(\p{Lu}\p{L}*)\s+$/u.exec(text.slice(Math.max(0, street.start - 16), street.start));
   if (prev && NOT_NAME.has(prev[1].toLowerCase())) return false;
   if (
-    GAZETTEER.has(
+    isKnownTown(
       text
         .slice(street.start, pos)
         .replace(/\s+\S+$/, "")
@@ -285,7 +285,7 @@ export function knownTownAfter(text: string, street: Street, pos: number): boole
   if (!TOWN_END.test(text.slice(town.end, town.end + 3)) || /^\s*\d/.test(text.slice(town.end, town.end + 4))) return false;
   if (town.end - t.start < 3) return false;
   const words = text.slice(t.start, town.end).replace(/[.,]$/, "").split(" ");
-  for (let n = Math.min(words.length, 4); n >= 1; n--) if (GAZETTEER.has(words.slice(0, n).join(" ").toLowerCase())) return true;
+  for (let n = Math.min(words.length, 4); n >= 1; n--) if (isKnownTown(words.slice(0, n).join(" ").toLowerCase())) return true;
   return false;
 }
 

@@ -2,7 +2,7 @@
 import type { Level } from "../../../vocabulary.js";
 import { type Finding, stronger } from "../../findings.js";
 import { hasCue, NAMED_WORKS, PERSON_VERB_AFTER } from "./cues.js";
-import { GAZETTEER } from "../gazetteer.js";
+import { isKnownTown } from "../gazetteer.js";
 import { HAN_SURNAMES, HANGUL_SURNAMES } from "./lexicons.js";
 
 // Han runs, with the iteration mark "々" and the small "ヶ" Japanese names use ("菜々子", "佐々木").
@@ -24,7 +24,7 @@ const HANGUL_ORG_END = /(?:팀|부서|본부|그룹|회사|센터|은행|협회|
 function placeOrOrg(text: string, start: number, end: number, whole: string, orgEnd: RegExp): boolean {
   if (orgEnd.test(whole) || ORG_AFTER.test(text.slice(end, end + 6))) return true;
   // A town is a name when a person's cue says so: "everyone calls me 리원".
-  return GAZETTEER.has(whole) && !hasCue(text, start, end).strong && !cjkCue(text, start, end);
+  return isKnownTown(whole) && !hasCue(text, start, end).strong && !cjkCue(text, start, end);
 }
 
 /** Any Han ideograph (BMP blocks or a surrogate pair) or Hangul syllable? A char-code scan, no regex. */

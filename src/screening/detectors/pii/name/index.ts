@@ -29,7 +29,7 @@ import { piiDetector } from "../family.js";
 import { blockedRanges } from "./blocked.js";
 import { isUnitWord } from "../address/words.js";
 import { findCjkNames } from "./cjk.js";
-import { GAZETTEER } from "../gazetteer.js";
+import { isKnownTown } from "../gazetteer.js";
 import { COMPANY_WORD_AFTER, dropFirms, isFirm } from "./firms.js";
 import { hasCue, NAMED_WORKS, PERSON_VERB_AFTER } from "./cues.js";
 import type { Kind } from "./kinds.js";
@@ -146,7 +146,7 @@ function isTown(text: string, rt: Token[], kinds: Kind[]): boolean {
   const start = rt[0].start;
   const end = rt[rt.length - 1].end;
   if (townsOnly(rt, kinds) && !personEvidence(text, start, end)) return true;
-  if (rt.length < 2 || !GAZETTEER.has(text.slice(start, end).toLowerCase())) return false;
+  if (rt.length < 2 || !isKnownTown(text.slice(start, end).toLowerCase())) return false;
   const cue = hasCue(text, start, end);
   return cue.place && !cue.strong;
 }
@@ -156,7 +156,7 @@ function townsOnly(rt: Token[], kinds: Kind[]): boolean {
   let towns = 0;
   for (let k = 0; k < rt.length; k++) {
     if (kinds[k] === "particle") continue;
-    if (kinds[k] === "given" || kinds[k] === "givenCommon" || !GAZETTEER.has(rt[k].key)) return false;
+    if (kinds[k] === "given" || kinds[k] === "givenCommon" || !isKnownTown(rt[k].key)) return false;
     // A surname alone is left to the surname rule, which weighs the verb after it.
     if (rt.length === 1 && kinds[k] !== "unknown" && kinds[k] !== "cyrillic") return false;
     towns++;

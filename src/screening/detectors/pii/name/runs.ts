@@ -4,7 +4,7 @@ import { STREET_SUFFIXES } from "../address/index.js";
 import { hasGluedType, isAfterType, isBeforeType } from "../address/words.js";
 import { hasCue } from "./cues.js";
 import { type Kind, kindOf, lexiconKind } from "./kinds.js";
-import { GAZETTEER } from "../gazetteer.js";
+import { isKnownTown } from "../gazetteer.js";
 import { GIVEN, PLACE_PREFIXES, PLACES, STOP_NEVER_NAME, TITLES } from "./lexicons.js";
 import { isCap, type Token } from "./tokens.js";
 
@@ -75,7 +75,7 @@ export function isPlaceRun(run: Token[], kinds: Kind[], text?: string): boolean 
  * and written as one ("Vicente López", "Francisco Morato") stay names: a given name and a known name word.
  */
 function isTownPhrase(phrase: string, first: string, last: string): boolean {
-  return GAZETTEER.has(phrase) && !(GIVEN.has(first) && lexiconKind(last) !== null);
+  return isKnownTown(phrase) && !(GIVEN.has(first) && lexiconKind(last) !== null);
 }
 
 /** Length in tokens of a multi-word place name starting at tokens[i] ("New York", "San Francisco"), or 0. */

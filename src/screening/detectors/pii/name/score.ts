@@ -4,7 +4,7 @@ import type { Level } from "../../../vocabulary.js";
 import type { Finding } from "../../findings.js";
 import { hasCue, NAMED_WORKS, PERSON_VERB_AFTER } from "./cues.js";
 import { kindOf } from "./kinds.js";
-import { GAZETTEER } from "../gazetteer.js";
+import { isKnownTown } from "../gazetteer.js";
 import { GIVEN, SURNAME, TITLES } from "./lexicons.js";
 import { joined, type Run, sentenceStart } from "./runs.js";
 import { isCap, type Token } from "./tokens.js";
@@ -165,7 +165,7 @@ export function scoreRun(text: string, run: Run, allTokens: Token[], index: numb
       if (strongCue) return "l3_likely";
       // "la guerra di Troia", "the road to Hamilton": a surname that is also a town, alone and with no
       // person's cue, is read as the town (under the default threshold).
-      if (GAZETTEER.has(first.key) && !PERSON_VERB_AFTER.test(text.slice(last.end, last.end + 12))) return "l5_unlikely";
+      if (isKnownTown(first.key) && !PERSON_VERB_AFTER.test(text.slice(last.end, last.end + 12))) return "l5_unlikely";
       if (atStart && PERSON_VERB_AFTER.test(text.slice(last.end, last.end + 12))) return "l4_less_likely";
       return atStart || placeCue ? "l5_unlikely" : "l4_less_likely";
     }

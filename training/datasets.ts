@@ -5,7 +5,9 @@
 // rebuild the same splits.
 import { corporaDir, LEARNED_CORPUS_FILES, readJsonl } from "./corpora.js";
 import { combinedFingerprint, corpusDigests } from "./corpora-fingerprint.js";
+import { generateAttackTalk } from "./generators/attack-talk.js";
 import { generateIndirectData } from "./generators/indirect.js";
+import { generatePastedTasks } from "./generators/pasted-tasks.js";
 import { generateMultilingualPromptData } from "./generators/multilingual.js";
 import { generatePromptData } from "./generators/prompts.js";
 import { generateShortRequests } from "./generators/short-requests.js";
@@ -188,6 +190,8 @@ export function promptAttackData(seed = SEED): TextExample[] {
     ...generateSuffixData(rng(seed + 12)),
     ...generateShortRequests(rng(seed + 13)),
     ...generateIndirectData(rng(seed + 14)),
+    ...generateAttackTalk(rng(seed + 15)),
+    ...generatePastedTasks(rng(seed + 16)),
   ].map((g) => ({
     text: g.text,
     label: g.label,

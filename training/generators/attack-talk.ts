@@ -77,7 +77,7 @@ export function generateAttackTalk(r: Rng, n = 1): GeneratedText[] {
     });
     // The contrast: the same framing, the override given to the model rather than quoted or asked about.
     t.pretexts.forEach((pretext, f) => {
-      for (let k = 0; k < 8 * n; k++) {
+      for (let k = 0; k < 24 * n; k++) {
         const example = pick(r, t.examples) + (t.demands ? pick(r, t.demands) : "");
         const space = lang === "zh" || lang === "ja" ? "" : " ";
         out.push({

@@ -57,6 +57,9 @@ function quoted(r: Rng, t: TalkLanguage): string {
   return open + example + close;
 }
 
+/** The group names this generator writes (`gen:<name>:...`). */
+export const ATTACK_TALK_GROUPS = ["attacktalk", "talkattack", "translatetalk", "preference", "service", "everydaywords", "legal"] as const;
+
 export function generateAttackTalk(r: Rng, n = 1): GeneratedText[] {
   const out: GeneratedText[] = [];
   const push = (text: string, group: string, kind: string, tool = 0) =>

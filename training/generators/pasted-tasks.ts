@@ -34,6 +34,9 @@ function passage(r: Rng, pool: readonly string[]): string {
     .replace(/\{\w+\}/g, () => pick(r, tables.adj));
 }
 
+/** The group names this generator writes (`gen:<name>:...`). */
+export const PASTED_TASK_GROUPS = ["pastedtask", "process"] as const;
+
 export function generatePastedTasks(r: Rng, n = 1): GeneratedText[] {
   const out: GeneratedText[] = [];
   for (const [lang, tasks] of Object.entries(tables.tasks)) {

@@ -5,7 +5,9 @@
 // rebuild the same splits.
 import { corporaDir, LEARNED_CORPUS_FILES, readJsonl } from "./corpora.js";
 import { combinedFingerprint, corpusDigests } from "./corpora-fingerprint.js";
+import { ATTACK_TALK_GROUPS, generateAttackTalk } from "./generators/attack-talk.js";
 import { generateIndirectData } from "./generators/indirect.js";
+import { PASTED_TASK_GROUPS, generatePastedTasks } from "./generators/pasted-tasks.js";
 import { generateMultilingualPromptData } from "./generators/multilingual.js";
 import { generatePromptData } from "./generators/prompts.js";
 import { generateShortRequests } from "./generators/short-requests.js";
@@ -98,6 +100,9 @@ function multilingualBenign(): MultilingualBenignRow[] {
   return readJsonl<MultilingualBenignRow>("multilingual_benign.jsonl");
 }
 
+/** Generated prompt-attack rows that only the prompt_attack head reads (see payloadData). */
+const PROMPT_ATTACK_ONLY = new Set([...ATTACK_TALK_GROUPS, ...PASTED_TASK_GROUPS].map((g) => "generated:" + g));
+
 function dedupe<T extends { text: string }>(rows: T[]): T[] {
   const seen = new Set<string>();
   return rows.filter((r) => {
@@ -188,6 +193,8 @@ export function promptAttackData(seed = SEED): TextExample[] {
     ...generateSuffixData(rng(seed + 12)),
     ...generateShortRequests(rng(seed + 13)),
     ...generateIndirectData(rng(seed + 14)),
+    ...generateAttackTalk(rng(seed + 15)),
+    ...generatePastedTasks(rng(seed + 16)),
   ].map((g) => ({
     text: g.text,
     label: g.label,
@@ -291,8 +298,10 @@ export function payloadData(seed = SEED): PayloadExample[] {
   const generated = generatePayloadData(rng(seed + 4)).map((g) => ({ text: g.text, label: g.label, family: g.family, split: splitOf(g.group), source: "generated" }));
   // Free text that arrives in arguments (e-mail bodies, documents, code answers), cut to argument size.
   const r = rng(seed + 5);
+  // Not the talk-about-attacks and pasted-task rows (attack-talk.ts, pasted-tasks.ts): written to teach prompt_attack
+  // who is addressed, they took code payloads' flags from the payload model, whose prose stays what it was validated with.
   const prose = promptAttackData(seed)
-    .filter((e) => e.label === 0 && e.kind !== "casual" && r() < 0.2)
+    .filter((e) => e.label === 0 && e.kind !== "casual" && !PROMPT_ATTACK_ONLY.has(e.source) && r() < 0.2)
     .map((e) => ({ text: e.text.slice(0, 600), label: 0, family: "prose", split: e.split, source: "prose:" + e.source }));
   return dedupe([...corpus, ...generated, ...prose]);
 }

@@ -47,14 +47,20 @@ const CUES: Record<string, string[]> = {
   newtask: [
     `${B}(?:new|updated|real|actual|true|revised|secret|hidden|additional)\\s+(?:instructions?|task|rules|directive|objective|goal|system\\s+prompt)\\s*[:：-]`,
     `${B}(?:your\\s+(?:new|real|actual|only|primary)\\s+(?:task|job|goal|objective|instructions?|purpose)\\s+(?:is|are))`,
-    `${B}(?:from\\s+now\\s+on|henceforth|starting\\s+now|for\\s+the\\s+rest\\s+of\\s+this\\s+conversation)\\b`,
     `${B}(?:you\\s+must\\s+(?:strictly\\s+)?(?:adhere|obey|comply|follow)|strictly\\s+adhere\\s+to\\s+the\\s+following|instead\\s*,?\\s+(?:you\\s+(?:must|should|will)|do|please|output|say|write|respond))`,
-    `${B}(?:ab\\s+jetzt|von\\s+nun\\s+an|ab\\s+sofort|neue\\s+anweisung|neue\\s+aufgabe|deine\\s+neue\\s+aufgabe)`,
-    `${B}(?:à\\s+partir\\s+de\\s+maintenant|désormais|nouvelles?\\s+(?:instructions?|consignes?|tâche)|ta\\s+nouvelle\\s+tâche)`,
-    `${B}(?:a\\s+partir\\s+de\\s+ahora|de\\s+ahora\\s+en\\s+adelante|nuevas?\\s+(?:instrucciones|tarea|reglas)|d'ora\\s+in\\s+poi|da\\s+ora\\s+in\\s+poi|nuove\\s+istruzioni|a\\s+partir\\s+de\\s+agora|novas?\\s+(?:instruções|instrucoes|regras|tarefa))`,
-    `(?:с\\s+этого\\s+момента|отныне|теперь\\s+ты|новые\\s+инструкции|новая\\s+задача|твоя\\s+новая\\s+задача)`,
-    `(?:从现在开始|從現在開始|从现在起|新的指令|新指令|新的任务|你的新任务|これからは|今から|新しい指示|新しいタスク|지금부터|이제부터|새로운\\s*지시)`,
-    `(?:من\\s+الآن\\s+فصاعدا|من\\s+الآن\\s+فصاعدًا|تعليمات\\s+جديدة|مهمتك\\s+الجديدة|अब\\s+से|नए\\s+निर्देश|từ\\s+bây\\s+giờ|nhiệm\\s+vụ\\s+mới|mulai\\s+sekarang|instruksi\\s+baru|kuanzia\\s+sasa|maagizo\\s+mapya|ตั้งแต่นี้ไป|คำสั่งใหม่)`,
+    `${B}(?:neue\\s+anweisung|neue\\s+aufgabe|deine\\s+neue\\s+aufgabe)`,
+    `${B}(?:nouvelles?\\s+(?:instructions?|consignes?|tâche)|ta\\s+nouvelle\\s+tâche)`,
+    `${B}(?:nuevas?\\s+(?:instrucciones|tarea|reglas)|nuove\\s+istruzioni|novas?\\s+(?:instruções|instrucoes|regras|tarefa))`,
+    `(?:теперь\\s+ты|новые\\s+инструкции|новая\\s+задача|твоя\\s+новая\\s+задача)`,
+    `(?:新的指令|新指令|新的任务|你的新任务|新しい指示|新しいタスク|새로운\\s*지시)`,
+    `(?:تعليمات\\s+جديدة|مهمتك\\s+الجديدة|नए\\s+निर्देश|nhiệm\\s+vụ\\s+mới|instruksi\\s+baru|maagizo\\s+mapya|คำสั่งใหม่)`,
+  ],
+  // "From now on" and its kin: the usual opener of an override and of a user's own standing request ("from now
+  // on, use metric units"). A cue of its own, apart from a replaced task, so that what follows decides.
+  henceforth: [
+    `${B}(?:from\\s+now\\s+on|henceforth|starting\\s+now|for\\s+the\\s+rest\\s+of\\s+this\\s+conversation)\\b`,
+    `${B}(?:ab\\s+jetzt|von\\s+nun\\s+an|ab\\s+sofort|à\\s+partir\\s+de\\s+maintenant|désormais|a\\s+partir\\s+de\\s+ahora|de\\s+ahora\\s+en\\s+adelante|d'ora\\s+in\\s+poi|da\\s+ora\\s+in\\s+poi|a\\s+partir\\s+de\\s+agora)`,
+    `(?:с\\s+этого\\s+момента|отныне|从现在开始|從現在開始|从现在起|これからは|今から|지금부터|이제부터|من\\s+الآن\\s+فصاعدا|من\\s+الآن\\s+فصاعدًا|अब\\s+से|từ\\s+bây\\s+giờ|mulai\\s+sekarang|kuanzia\\s+sasa|ตั้งแต่นี้ไป)`,
   ],
   // A new identity without rules.
   persona: [
@@ -105,6 +111,13 @@ const CUES: Record<string, string[]> = {
   exfil: [
     `!\\[[^\\]\\n]{0,80}\\]\\(\\s*https?://[^)\\s]{1,200}[?&][^)\\s=]{1,40}=`,
     `${B}(?:send|forward|email|post|upload|transmit|exfiltrate|leak)\\s+${GAP}(?:to\\s+)?(?:https?://|[\\w.+-]+@[\\w-]+\\.)`,
+  ],
+  // Attacks named as a topic: people asking how to detect, defend against or explain them. Attacks rarely name
+  // themselves this way; the pair with a quoted override is the shape of talk about an attack, not of one.
+  attacktalk: [
+    `${B}(?:(?:indirect\\s+)?prompt[\\s-]+injections?|prompt[\\s-]+(?:leak(?:age|s|ing)?|extraction)|jailbreak(?:s|ing)?\\s+(?:attacks?|attempts?|prompts?|detection)|red[\\s-]+team(?:s|ing|ers?)?|(?:detect|mitigat|defend|protect|guard)\\w*\\s+(?:\\w+\\s+){0,3}?against|mitigations?|guardrails?|threat[\\s-]+model(?:s|ling|ing)?|attackers?|adversarial|(?:attack|injection)\\s+(?:example|payload|string|pattern)s?)${E}`,
+    `${B}(?:injection\\s+de\\s+prompts?|iniezion[ei]\\s+di\\s+prompt|inyecci[oó]n\\s+de\\s+prompts?|inje[cç][aã]o\\s+de\\s+prompts?|prompt-injection|promptinjectie|angreifer\\p{L}*|attaquant\\p{L}*|attaccant\\p{L}*|atacante\\p{L}*|gegenma(?:ß|ss)nahme\\p{L}*|schutzma(?:ß|ss)nahme\\p{L}*|contre-mesure\\p{L}*|contromisur\\p{L}*|contramedida\\p{L}*|difes[ae]\\s+(?:contro|da)|defensas?\\s+contra|d[ée]fen[cs]es?\\s+contre|se\\s+prot[ée]ger\\s+contre|proteger(?:se)?\\s+(?:\\p{L}+\\s+){0,3}?(?:contra|de)|sich\\s+sch[üu]tzen)${E}`,
+    `(?:промпт-инъекц|инъекци\\p{L}*\\s+промпт|джейлбрейк|атакующ|злоумышленник|защит\\p{L}*\\s+от|提示注入|提示词注入|越狱攻击|攻击者|防御|プロンプトインジェクション|脱獄|攻撃者|対策|프롬프트\\s*인젝션|탈옥|공격자|방어)`,
   ],
   // Instructions that name the agent's tools.
   tooluse: [`${B}(?:by\\s+using|use|call|invoke|run)\\s+the\\s+["'“]?[a-z][a-z0-9_]{0,60}["'”]?\\s+(?:tool|function|plugin|api)\\b`],
@@ -162,14 +175,43 @@ export function attackCueTokens(folded: string): string[] {
   return out;
 }
 
-/** Whether an override in the text follows a quote mark (the first few overrides are looked at). */
+/** Whether an override in the text is quoted: right after a quote mark, or inside a quote opened earlier on its line (the first few overrides are looked at). */
 function quotedOverride(folded: string): boolean {
   OVERRIDE_RE.lastIndex = 0;
   for (let k = 0; k < 8; k++) {
     const m = OVERRIDE_RE.exec(folded);
     if (!m) return false;
-    if (QUOTE_BEFORE.test(folded.slice(Math.max(0, m.index - 3), m.index))) return true;
+    if (QUOTE_BEFORE.test(folded.slice(Math.max(0, m.index - 3), m.index)) || insideQuote(folded, m.index)) return true;
     if (OVERRIDE_RE.lastIndex === m.index) OVERRIDE_RE.lastIndex++;
   }
   return false;
+}
+
+const OPENERS = "“«„「『‘";
+const CLOSERS = "”»」』’";
+/** How far back on its line a quote opened before an override is looked for. */
+const QUOTE_REACH = 240;
+
+/**
+ * Whether position `at` lies inside a quotation opened before it on the same line: a paired mark opened and not
+ * closed, or an odd number of straight double quotes or backticks, or of single quotes that are not apostrophes
+ * (a letter on both sides: "don't").
+ */
+function insideQuote(folded: string, at: number): boolean {
+  const from = Math.max(0, at - QUOTE_REACH, folded.lastIndexOf("\n", at - 1) + 1);
+  let open = -1;
+  let close = -1;
+  let straight = 0;
+  let backtick = 0;
+  let single = 0;
+  const letter = (c: string | undefined) => c !== undefined && /[\p{L}\p{N}]/u.test(c);
+  for (let i = from; i < at; i++) {
+    const c = folded[i];
+    if (OPENERS.includes(c) && !(c === "‘" && letter(folded[i - 1]))) open = i;
+    else if (CLOSERS.includes(c) && !(c === "’" && letter(folded[i - 1]) && letter(folded[i + 1]))) close = i;
+    else if (c === '"') straight++;
+    else if (c === "`") backtick++;
+    else if (c === "'" && !(letter(folded[i - 1]) && letter(folded[i + 1]))) single++;
+  }
+  return open > close || straight % 2 === 1 || backtick % 2 === 1 || single % 2 === 1;
 }

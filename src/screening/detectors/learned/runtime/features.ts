@@ -6,7 +6,7 @@
 import { lexiconTokens } from "./moderation-lexicon.js";
 import { expand, type Expanded } from "./text-views.js";
 
-export const FEATURE_VERSION = 7;
+export const FEATURE_VERSION = 8;
 
 /**
  * Weight of a character n-gram relative to a word or word bigram. Character

@@ -13,6 +13,7 @@ import { generatePromptData } from "./generators/prompts.js";
 import { generateShortRequests } from "./generators/short-requests.js";
 import { generateSuffixData } from "./generators/suffixes.js";
 import { CATEGORIES, generateModerationData, generateModerationGrammar, type Category } from "./generators/moderation.js";
+import { generateTypedModeration } from "./generators/moderation-typed.js";
 import {
   generateCrudData,
   generateDestinationData,
@@ -30,7 +31,7 @@ import { nearDuplicateKey, splitOf, type Split } from "./split.js";
 
 export const SEED = 20261122;
 /** Bumped when a generator changes, so the fingerprint says the training data changed. */
-export const GENERATOR_VERSION = 13;
+export const GENERATOR_VERSION = 14;
 
 export interface TextExample {
   text: string;
@@ -238,7 +239,8 @@ export function moderationData(seed = SEED): ModerationExample[] {
     if (EVAL_ONLY_FAMILIES.has(family)) row.evalOnly = true;
     return row;
   });
-  const generated = [...generateModerationData(rng(seed + 1)), ...generateModerationGrammar(rng(seed + 9))].map((g) => ({
+  const grammar = generateModerationGrammar(rng(seed + 9));
+  const generated = [...generateModerationData(rng(seed + 1)), ...grammar, ...generateTypedModeration(rng(seed + 21), grammar)].map((g) => ({
     text: g.text,
     labels: labelsOf(g.categories),
     split: splitOf(g.group),

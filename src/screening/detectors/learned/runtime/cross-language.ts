@@ -51,12 +51,16 @@ const FRAMES: Record<string, string[]> = {
     "싶어|싶다|싶은데|할 거야|도와줘",
   ],
   intent_cjk: ["我想|我要|我打算|帮我|幫我|したい|つもり|手伝って|ฉันอยากจะ|ฉันจะ|ช่วยฉัน"],
-  // The act turned on oneself (self-harm is a first-person act).
+  // The act turned on oneself (self-harm is a first-person act). A reflexive pronoun alone is ordinary in
+  // most languages (Chinese 自己 is "one's own" in "保护自己的账户", Russian себе "for oneself", Korean 나를
+  // "me"): the frame needs the pronoun with a harm verb or "my life", or it fires on safe text everywhere.
   self: [
-    "myself|my life|kill me|end it all|mich selbst|mich umbringen|mir das leben|moi-même|me tuer|ma vie|mi vida|matarme|quitarme|me matar|minha vida|togliermi|uccidermi",
-    "mezelf|siebie|себя|себе|собой|жизнь|kendimi|bản thân|diri sendiri|mwenyewe|نفسي|حياتي|खुद को|अपनी जान|নিজেকে|자신을|나를|목숨",
+    "hurt myself|kill myself|cut myself|harm myself|my life|kill me|end it all|mich selbst verletz*|mich umbringen|mir das leben|me faire du mal|me tuer|ma vie|mi vida|matarme|quitarme|hacerme daño|me matar|minha vida|me machucar|togliermi|uccidermi|farmi del male",
+    "mezelf pijn|mezelf doden|zabić się|skrzywdzić siebie|убить себя|покончить с собой|навредить себе|порезать себя|лишить себя|kendimi öldür*|kendime zarar|tự tử|làm hại bản thân|bunuh diri|melukai diri|kujiua|أقتل نفسي|أؤذي نفسي|انتحار|खुद को मार*|खुद को नुकसान|अपनी जान|নিজেকে মেরে|নিজের ক্ষতি",
   ],
-  self_cjk: ["自己|自分|死にたい|想死|不想活|ตัวเอง"],
+  self_cjk: [
+    "伤害自己|傷害自己|杀死自己|殺死自己|结束自己|結束自己|了结自己|自残|自杀|自殺|自尽|割腕|自分を傷つけ|自分を殺|自傷|死にたい|想死|不想活|ทำร้ายตัวเอง|ฆ่าตัวตาย|자해|자살|목숨을 끊",
+  ],
   // A person as the target.
   person: [
     "someone|somebody|a person|my wife|my husband|my neighbor|my neighbour|my boss|my ex|a child|people|him|her",

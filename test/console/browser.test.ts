@@ -160,7 +160,8 @@ describe.skipIf(!hasChromium)("console in Chromium", () => {
     // A top project leads to its logs.
     await projects.getByRole("link", { name: "Default project" }).click();
     await page.getByRole("heading", { name: "Logs" }).waitFor();
-    expect(await page.getByLabel("Project").inputValue()).toBe("project-default");
+    // The project picker fills once the projects have loaded, after the heading is drawn.
+    await expect.poll(() => page.getByLabel("Project").inputValue()).toBe("project-default");
     expect(await page.getByRole("checkbox", { name: "Detected only" }).isChecked()).toBe(true);
     await expect.poll(() => page.locator("tbody tr").count()).toBe(2);
   });

@@ -31,7 +31,7 @@ import { nearDuplicateKey, splitOf, type Split } from "./split.js";
 
 export const SEED = 20261122;
 /** Bumped when a generator changes, so the fingerprint says the training data changed. */
-export const GENERATOR_VERSION = 14;
+export const GENERATOR_VERSION = 15;
 
 export interface TextExample {
   text: string;

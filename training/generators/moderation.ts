@@ -41,9 +41,7 @@ const NEGATIVE: string[] = tables.negative;
 export function generateModerationData(r: Rng, n = 1): GeneratedModeration[] {
   const out: GeneratedModeration[] = [];
   POSITIVE.forEach(([t, cats], i) => {
-    // As in the grammar below: violence against a person is also a crime (fiction and descriptions are not).
-    const categories = cats.includes("violence") && !/^(Describe|Write a scene)/.test(t) && !cats.includes("crime") ? [...cats, "crime" as const] : cats;
-    for (let k = 0; k < 10 * n; k++) out.push({ text: fill(r, t, M), categories, group: `gen:mod:pos:${i}` });
+    for (let k = 0; k < 10 * n; k++) out.push({ text: fill(r, t, M), categories: cats, group: `gen:mod:pos:${i}` });
   });
   NEGATIVE.forEach((t, i) => {
     for (let k = 0; k < 8 * n; k++) out.push({ text: fill(r, t, M), categories: [], group: `gen:mod:neg:${i}` });
@@ -76,10 +74,10 @@ export function generateModerationGrammar(r: Rng, n = 1): GeneratedModeration[] 
           sentence.endsWith(".") || sentence.endsWith("!") || sentence.endsWith("?")
             ? sentence
             : sentence + (intent.startsWith("How") || intent.startsWith("What") ? "?" : ".");
-        // Labels as the corpora give them: a weapon meant to hurt people is also violence; violence against a person is also a crime.
+        // Labels as the corpora give them: a weapon meant to hurt people is also violence. Violence is not also crime:
+        // of the corpora's 4,800 violent rows, 290 are labelled crime too (AILuminate's violent crimes, XSafety's crimes).
         const categories = new Set<Category>(g.category);
         if (g.category.includes("weapons") && /hurt|attack|kill|blow up/.test(ending + act)) categories.add("violence");
-        if (g.category.includes("violence")) categories.add("crime");
         out.push({ text: text[0].toUpperCase() + text.slice(1), categories: [...categories], group: `gen:mod:grammar:${gi}:${ai}` });
       }
     });

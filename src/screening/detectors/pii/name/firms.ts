@@ -37,15 +37,11 @@ export function isFirm(text: string, run: Run, tokens: Token[], index: number): 
   if (run.kinds.includes("org")) return true;
   // The company word opens the run itself: "Firma Celms", "Biedrība Grodums", "ФГУП Мясников".
   if (run.tokens.length >= 2 && COMPANY_FIRST.test(run.tokens[0].raw)) return true;
-  // "Szilágyi 2000 Kft.": a number between the name and its company form.
-  const numbered = /^ \d{1,4}(?= )/.exec(text.slice(run.tokens[run.tokens.length - 1].end, run.tokens[run.tokens.length - 1].end + 6));
-  if (
-    numbered &&
-    FIRM_SUFFIX.test(text.slice(run.tokens[run.tokens.length - 1].end + numbered[0].length, run.tokens[run.tokens.length - 1].end + numbered[0].length + 12))
-  )
-    return true;
-  if (COMPANY_BEFORE.test(text.slice(Math.max(0, run.tokens[0].start - 16), run.tokens[0].start))) return true;
   const last = run.tokens[run.tokens.length - 1];
+  // "Szilágyi 2000 Kft.": a number between the name and its company form.
+  const numbered = /^ \d{1,4}(?= )/.exec(text.slice(last.end, last.end + 6));
+  if (numbered && FIRM_SUFFIX.test(text.slice(last.end + numbered[0].length, last.end + numbered[0].length + 12))) return true;
+  if (COMPANY_BEFORE.test(text.slice(Math.max(0, run.tokens[0].start - 16), run.tokens[0].start))) return true;
   const next = tokens[index + run.tokens.length];
   if (next && ORG_WORDS.has(next.key) && text.slice(last.end, next.start).trim() === "") return true;
   if (next && ORG_WORDS.has(next.key) && /^\s*[,&]?\s*$/.test(text.slice(last.end, next.start))) return true;
